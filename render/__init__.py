@@ -1,0 +1,1 @@
+"""Pillow rendering: a game view -> PNG bytes. Knows nothing of Discord."""

@@ -1,0 +1,24 @@
+"""AI seats. An AI sees only its own view and its legal actions, like a player does."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+from rules.core import GameModule
+
+LEVELS = ("random", "greedy")
+
+
+def choose(module: GameModule, state: Any, seat: str, level: str, rng: random.Random) -> Any:
+    """The action an AI of ``level`` takes for ``seat`` (which must be pending)."""
+    actions = module.legal(state, seat)
+    if not actions:
+        raise ValueError(f"{seat} has nothing to do")
+    if level == "random" or len(actions) == 1:
+        return rng.choice(actions)
+    if level != "greedy":
+        raise ValueError(f"unknown AI level {level!r}")
+    game_ai = importlib.import_module(f"rules.{module.NAME}.ai")
+    return game_ai.greedy(module.view(state, seat), seat, actions, rng)

@@ -1,0 +1,135 @@
+"""The engine contract shared by every game (see DESIGN.md, "The engine contract").
+
+A game module (``rules.makemake``, ...) exposes module-level functions with the same names as
+:class:`GameModule` below. Everything here is pure: no I/O, no clocks, no global randomness.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+CHANCE = "*"
+"""The actor that plays dice, shuffles, deals and reveals."""
+
+Event = dict[str, Any]
+"""Something that happened, for messages and logs: ``{"kind": ..., **details}``."""
+
+JSON = dict[str, Any]
+
+
+class IllegalAction(Exception):  # noqa: N818 - the name is part of the contract
+    """A rejected action. ``key`` is a message key; ``params`` fill its message."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.key
+        details = ", ".join(f"{k}={_plain(v)}" for k, v in self.params.items())
+        return f"{self.key} ({details})"
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Who must act now and what kind of decision it is.
+
+    ``seats`` is ``("*",)`` for chance, several colours for a simultaneous decision, and empty once
+    the game is over.
+    """
+
+    seats: tuple[str, ...]
+    kind: str
+
+
+@dataclass(frozen=True)
+class Result:
+    scores: dict[str, int]
+    winners: list[str]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game-line option: ``kind`` is ``"bool"`` (yes/no) or ``"int"`` (with ``minimum``)."""
+
+    name: str
+    kind: str
+    default: Any
+    minimum: int = 0
+
+    def parse(self, text: str) -> Any:
+        if self.kind == "bool":
+            low = text.lower()
+            if low not in ("yes", "no"):
+                raise ValueError(f"{self.name} must be yes or no, not {text!r}")
+            return low == "yes"
+        if not text.isdecimal() or int(text) < self.minimum:
+            raise ValueError(f"{self.name} must be a whole number >= {self.minimum}, not {text!r}")
+        return int(text)
+
+    def print(self, value: Any) -> str:
+        if self.kind == "bool":
+            return "yes" if value else "no"
+        return str(value)
+
+
+@dataclass
+class Options:
+    """Validated options of one game, in the spec's table order."""
+
+    spec: tuple[Option, ...]
+    values: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, spec: tuple[Option, ...], given: Mapping[str, Any] | None = None) -> Options:
+        known = {o.name: o for o in spec}
+        values = {o.name: o.default for o in spec}
+        for key, raw in (given or {}).items():
+            if key not in known:
+                raise ValueError(f"unknown option {key!r}")
+            values[key] = known[key].parse(raw) if isinstance(raw, str) else raw
+        return cls(spec, values)
+
+    def non_default(self) -> list[str]:
+        return [f"{o.name}={o.print(self.values[o.name])}" for o in self.spec
+                if self.values[o.name] != o.default]
+
+
+class GameModule(Protocol):
+    """What every ``rules.<game>`` module offers."""
+
+    NAME: str
+    COLOURS: tuple[str, ...]
+    MIN_SEATS: int
+    MAX_SEATS: int
+    OPTIONS: tuple[Option, ...]
+
+    def new(self, seats: list[str], options: Mapping[str, Any] | None = None) -> Any: ...
+    def pending(self, state: Any) -> Pending: ...
+    def legal(self, state: Any, seat: str) -> list[Any]: ...
+    def apply(self, state: Any, actor: str, action: Any) -> tuple[Any, list[Event]]: ...
+    def view(self, state: Any, seat: str | None) -> JSON: ...
+    def result(self, state: Any) -> Result | None: ...
+    def parse(self, text: str) -> Any: ...
+    def chance(self, state: Any, rng: random.Random) -> Any: ...
+    def to_json(self, state: Any) -> JSON: ...
+    def from_json(self, data: JSON) -> Any: ...
+    def options_of(self, state: Any) -> Options: ...
+    def seats_of(self, state: Any) -> tuple[str, ...]: ...
+
+
+def split_words(text: str) -> list[str]:
+    """The words of a notation line: comments dropped, blanks folded, case kept."""
+    return text.split("#", 1)[0].split()
