@@ -112,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ai", choices=LEVELS, default="random")
     p.add_argument("options", nargs="*", metavar="OPTION=VALUE")
     p.set_defaults(run=cmd_play)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and (args.command != "play" or not all("=" in word for word in extra)):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.options = [*getattr(args, "options", []), *extra]
     return args.run(args)
 
 

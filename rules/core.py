@@ -20,7 +20,7 @@ Event = dict[str, Any]
 JSON = dict[str, Any]
 
 
-class IllegalAction(Exception):  # noqa: N818 - the name is part of the contract
+class IllegalAction(Exception):
     """A rejected action. ``key`` is a message key; ``params`` fill its message."""
 
     def __init__(self, key: str, **params: Any) -> None:

@@ -6,7 +6,7 @@ import importlib
 
 from rules.core import GameModule
 
-GAME_NAMES = ("makemake",)
+GAME_NAMES = ("giants", "giganten", "makemake")
 
 
 def game_module(name: str) -> GameModule:

@@ -6,6 +6,7 @@ Make Make has no secrets, so the view holds the whole position and can be played
 from __future__ import annotations
 
 import random
+
 from rules.core import JSON
 from rules.makemake.actions import Action, Place
 from rules.makemake.board import SITE_TERRITORIES, SITES

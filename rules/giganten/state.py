@@ -1,0 +1,124 @@
+"""The Giganten state: plain JSON-shaped fields, so that saving and loading is exact.
+
+Everything secret (tile values, licence hands, the licence draw pile's mix) lives here; only
+``view`` decides who may see what.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rules.core import JSON, Option, Options
+from rules.giganten.board import (
+    BEIGE,
+    CHIPS,
+    COLOURS,
+    COMPANIES,
+    DERRICKS,
+    LICENCES,
+    MAX_SEATS,
+    MIN_SEATS,
+    PRICE_START,
+    RAIL_FIRST,
+    RED,
+    START_MONEY,
+    THREE_PLAYER_EMPTY,
+    TILE_SPACES,
+    TILE_TYPE,
+)
+
+NAME = "giganten"
+OPTIONS = (Option("unlimited_chips", "bool", False),)
+SCHEMA = 1
+
+
+@dataclass
+class State:
+    """One Giganten position. ``index`` points into the round order for the sequential steps."""
+
+    seats: list[str]
+    options: dict[str, Any]
+    round: int = 0
+    phase: str = "setup"
+    decision: str = "tiles"
+    index: int = 0
+    prices: dict[str, int] = field(default_factory=dict)
+    black: int = RAIL_FIRST
+    supply: int = CHIPS
+    spaces: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """label -> {type, state, value, owner, chips}; ``value`` is secret while ``hidden``."""
+    peeks: dict[str, list[str]] = field(default_factory=dict)
+    beige_draw: list[str] = field(default_factory=list)
+    beige_discard: list[str] = field(default_factory=list)
+    red_draw: list[str] = field(default_factory=list)
+    red_discard: list[str] = field(default_factory=list)
+    licence_draw: dict[str, int] = field(default_factory=dict)
+    licence_discard: dict[str, int] = field(default_factory=dict)
+    display: list[str] = field(default_factory=list)
+    players: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """colour -> {money, loco, truck, derricks, hand (ascending values), card, storage}."""
+    turn: dict[str, Any] | None = None
+    auction: dict[str, Any] | None = None
+    """{company, eligible, participants, passed, high_bid, high_bidder, to_act, winner, paid}."""
+    winners: list[str] = field(default_factory=list)
+    final: dict[str, dict[str, int]] | None = None
+
+    def copy(self) -> State:
+        return copy.deepcopy(self)
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def order(self) -> list[str]:
+        """This round's order, starting with its starting player."""
+        start = (max(self.round, 1) - 1) % self.n
+        return self.seats[start:] + self.seats[:start]
+
+    @property
+    def current(self) -> str:
+        return self.order[self.index]
+
+    def unlimited(self) -> bool:
+        return bool(self.options["unlimited_chips"])
+
+
+def new(seats: list[str], options: Mapping[str, Any] | None = None) -> State:
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats) \
+            or any(s not in COLOURS for s in seats):
+        raise ValueError(f"Giganten needs 3-4 different colours of {', '.join(COLOURS)}")
+    opts = Options.build(OPTIONS, options).values
+    three = len(seats) == 3
+    spaces = {label: {"type": TILE_TYPE[label],
+                      "state": "unused" if three and label in THREE_PLAYER_EMPTY else "hidden",
+                      "value": None, "owner": None, "chips": 0} for label in TILE_SPACES}
+    players = {s: {"money": START_MONEY, "loco": RAIL_FIRST, "truck": None, "derricks": DERRICKS,
+                   "hand": [], "card": None, "storage": {c: 0 for c in COMPANIES}}
+               for s in seats}
+    return State(
+        seats=list(seats), options=dict(opts), prices={c: PRICE_START for c in COMPANIES},
+        spaces=spaces, peeks={s: [] for s in seats}, beige_draw=list(BEIGE), red_draw=list(RED),
+        licence_draw=dict(LICENCES), licence_discard={k: 0 for k in LICENCES}, players=players)
+
+
+def options_of(state: State) -> Options:
+    return Options.build(OPTIONS, state.options)
+
+
+def seats_of(state: State) -> tuple[str, ...]:
+    return tuple(state.seats)
+
+
+def to_json(state: State) -> JSON:
+    return {"schema": SCHEMA, "game": NAME, **copy.deepcopy(asdict(state))}
+
+
+def from_json(data: JSON) -> State:
+    if data.get("schema") != SCHEMA or data.get("game") != NAME:
+        raise ValueError(f"unsupported Giganten state schema {data.get('schema')!r}")
+    fields = {k: copy.deepcopy(v) for k, v in data.items() if k not in ("schema", "game")}
+    return State(**fields)
