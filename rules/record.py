@@ -99,7 +99,7 @@ class Game:
 
     @classmethod
     def start(cls, header: Header) -> Game:
-        state = header.module.new(header.seats, header.options.values)
+        state = header.module.new(header.seats, header.options.values, seed=header.seed)
         return cls(header, state, [], random.Random(header.seed))
 
     @property

@@ -18,12 +18,9 @@ def roll(seed: int, round_no: int, n: int, faces: str) -> list[int]:
 
 
 def chance(state: State, rng: random.Random) -> Dice:
-    """The dice for a record that leaves them out: from the game's seed when known."""
-    n, faces = len(state.seats), state.options["faces"]
-    if state.seed is not None:
-        return Dice(tuple(roll(state.seed, state.round, n, faces)))
-    values = [int(c) for c in faces]
-    return Dice(tuple(rng.choice(values) for _ in range(n)))
+    """The dice for a record that leaves them out: a function of the seed and the round, so every
+    implementation draws the same (spec section 8); ``rng`` is not needed."""
+    return Dice(tuple(roll(state.seed, state.round, len(state.seats), state.options["faces"])))
 
 
 def apply_dice(s: State, action: Dice, events: list[Event]) -> None:

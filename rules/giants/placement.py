@@ -127,9 +127,14 @@ def apply_special(s: State, seat: str, action: Special, events: list[Event]) -> 
         screen["bases"] -= 1
         s.ahus[action.ahu]["reserved"] = seat
         gained = {"reserved": action.ahu}
-    events.append({"kind": "hex_action", "seat": seat, "by": action.figure,
-                   "action": action.action, "hex": label, "logs": action.logs,
-                   "gained": gained})
+    event: Event = {"kind": "hex_action", "seat": seat, "by": action.figure,
+                    "action": action.action, "hex": label, "logs": action.logs}
+    if action.action in ("recruit", "marker"):
+        # Whether the urn still held a piece is the owner's secret (spec 7.1).
+        events.append(event)
+        events.append({**event, "gained": gained, "private": seat})
+    else:
+        events.append({**event, "gained": gained})
     next_turn(s, seat)
 
 

@@ -61,8 +61,8 @@ OPTIONS: tuple[Option, ...] = (
 class State:
     seats: list[str]
     options: dict[str, Any]
-    seed: int | None = None
-    """Set only when the host passes ``seed`` to ``new``: then dice follow spec section 8."""
+    seed: int = 0
+    """The game line's ``seed``: the dice a record leaves out follow from it (spec section 8)."""
     round: int = 1
     phase: str = "draw"
     first: int = 0
@@ -90,14 +90,12 @@ class State:
         return copy.deepcopy(self)
 
 
-def new(seats: list[str], options: Mapping[str, Any] | None = None) -> State:
-    """A game at the start of round 1 (spec section 3); ``seed`` may ride along in options."""
+def new(seats: list[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
+    """A game at the start of round 1 (spec section 3); ``seed`` draws the dice a record omits."""
     if not MIN_SEATS <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats) \
             or set(seats) != set(COLOURS[: len(seats)]):
         raise ValueError("Giants needs 3-5 seats: the first N of " + ", ".join(COLOURS))
-    given = dict(options or {})
-    seed = given.pop("seed", None)
-    opts = Options.build(OPTIONS, given).values
+    opts = Options.build(OPTIONS, options).values
     start_workers = 2 if opts["quick"] else 1
     players = {
         seat: {
@@ -108,7 +106,7 @@ def new(seats: list[str], options: Mapping[str, Any] | None = None) -> State:
             "rongo": 0, "prestige": 0, "passed": False, "peeked": [],
         } for seat in seats}
     return State(
-        seats=list(seats), options=opts, seed=None if seed is None else int(seed),
+        seats=list(seats), options=opts, seed=seed,
         supply={"moai": dict(MOAI_SUPPLY), "headdresses": HEADDRESSES, "logs": LOGS,
                 "rongo": RONGO},
         players=players,
@@ -129,10 +127,10 @@ def seats_of(state: State) -> tuple[str, ...]:
 
 
 def to_json(state: State) -> JSON:
-    data = asdict(state)
+    data = asdict(state)  # asdict copies every nested dict and list
     data["schema"] = SCHEMA
     data["game"] = NAME
-    return copy.deepcopy(data)
+    return data
 
 
 def from_json(data: JSON) -> State:

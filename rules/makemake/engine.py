@@ -105,7 +105,8 @@ class State:
 
 # --- setup -------------------------------------------------------------------------------------
 
-def new(seats: list[str], options: Mapping[str, Any] | None = None) -> State:
+def new(seats: list[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
+    """The start of round 1; Make Make has no chance, so ``seed`` changes nothing."""
     if not MIN_SEATS <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats) \
             or any(s not in COLOURS for s in seats):
         raise ValueError(f"Make Make needs 3-4 different colours of {', '.join(COLOURS)}")

@@ -1,0 +1,42 @@
+"""Giants: carving and raising moai on Easter Island (``../shared/rules/giants.md``)."""
+
+from rules.giants.actions import (
+    COLOURS,
+    Action,
+    Bid,
+    Dice,
+    Done,
+    EndRound,
+    Mark,
+    Move,
+    Pass,
+    Peek,
+    Place,
+    Rongo,
+    Special,
+    Take,
+    parse,
+)
+from rules.giants.auction import chance, roll
+from rules.giants.engine import apply, pending, result
+from rules.giants.legal import legal
+from rules.giants.state import (
+    MAX_SEATS,
+    MIN_SEATS,
+    NAME,
+    OPTIONS,
+    State,
+    from_json,
+    new,
+    options_of,
+    seats_of,
+    to_json,
+)
+from rules.giants.view import view
+
+__all__ = [
+    "COLOURS", "MAX_SEATS", "MIN_SEATS", "NAME", "OPTIONS", "Action", "Bid", "Dice", "Done",
+    "EndRound", "Mark", "Move", "Pass", "Peek", "Place", "Rongo", "Special", "State", "Take",
+    "apply", "chance", "from_json", "legal", "new", "options_of", "parse", "pending", "result",
+    "roll", "seats_of", "to_json", "view",
+]
