@@ -1,8 +1,9 @@
 """The one translation function. Every user-facing string goes through :func:`t`.
 
 Catalogues are flat JSON files in ``data/i18n/<lang>/*.json`` (one file per area: rules of each
-game, bot, images) mapping message keys to templates with ``{name}`` placeholders. A key missing in a language falls back to English, then to the key itself,
-so a missing translation is visible but never crashes a game.
+game, bot, images) mapping message keys to templates with ``{name}`` placeholders. A key missing
+in a language falls back to English, then to the key itself, so a missing translation is visible
+but never crashes a game.
 """
 
 from __future__ import annotations

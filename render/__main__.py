@@ -1,0 +1,73 @@
+"""``python -m render RECORD [--seat COLOUR] -o OUT.png``: the board after a record, as a PNG.
+
+The record is replayed like ``python -m rules replay --keep-going``; the image shows the public
+view, or with ``--seat`` that seat's view. A game is drawn by the module ``render.<game name>``,
+so a game gets images by gaining that module.
+Exit codes: 0 every line applied, 1 a line was rejected (the image is still written),
+2 the record cannot be read, the game has no renderer or the image cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from types import ModuleType
+
+from render.i18n import LANGUAGES
+from rules.record import RecordError, replay
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def renderer(game: str) -> ModuleType | None:
+    """The module that draws ``game``, or None when there is none yet."""
+    name = f"render.{game}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m render", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("record", help="record file, or - for standard input")
+    parser.add_argument("--seat", help="draw this colour's view instead of the public one")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the legend")
+    parser.add_argument("-o", "--output", required=True, help="the PNG file to write")
+    args = parser.parse_args(argv)
+    try:
+        game, rejections = replay(_read(args.record), keep_going=True)
+    except (OSError, UnicodeDecodeError, RecordError) as exc:
+        print(f"cannot read {args.record}: {exc}", file=sys.stderr)
+        return 2
+    for rejection in rejections:
+        print(rejection)
+    seat = args.seat.lower() if args.seat else None
+    if seat is not None and seat not in game.header.seats:
+        print(f"{seat} has no seat in this game", file=sys.stderr)
+        return 2
+    drawer = renderer(game.module.NAME)
+    if drawer is None:
+        print(f"no board image for {game.module.NAME} yet", file=sys.stderr)
+        return 2
+    png = drawer.board(game.module.view(game.state, seat), args.lang)
+    try:
+        with open(args.output, "wb") as f:
+            f.write(png)
+    except OSError as exc:
+        print(f"cannot write {args.output}: {exc}", file=sys.stderr)
+        return 2
+    return 1 if rejections else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""Helpers shared by every game's board image: fonts, seat colours, sprites, text, legends, PNG.
+
+Images must read well on a phone, so the shipped DejaVu fonts are used at 14 px or more and the
+seat colours are strong enough to tell apart on a small screen, each with a readable ink colour.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from render.i18n import t
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+MIN_FONT = 14
+"""The smallest font size any board image may use (DESIGN.md, "Board images")."""
+
+RGB = tuple[int, int, int]
+INK: RGB = (28, 28, 32)
+PAPER: RGB = (250, 247, 240)
+HIGHLIGHT: RGB = (236, 0, 140)
+"""Marks what a player may choose now; unlike every seat colour."""
+
+
+@cache
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu font at ``size`` px (never below MIN_FONT), loaded once per size."""
+    if size < MIN_FONT:
+        raise ValueError(f"font size {size} is below the readable minimum {MIN_FONT}")
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+@dataclass(frozen=True)
+class SeatColour:
+    """A seat's colour: ``fill`` for pieces, ``ink`` for text on it, ``tint`` for its areas."""
+
+    fill: RGB
+    ink: RGB
+    tint: RGB
+
+
+def mix(a: RGB, b: RGB, share_of_b: float) -> RGB:
+    """The colour ``share_of_b`` of the way from ``a`` to ``b``."""
+    return tuple(round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+_FILLS: dict[str, tuple[RGB, RGB]] = {
+    "red": ((214, 40, 40), (255, 255, 255)),
+    "blue": ((30, 100, 200), (255, 255, 255)),
+    "green": ((30, 150, 60), (255, 255, 255)),
+    "yellow": ((245, 195, 15), INK),
+    "purple": ((130, 60, 180), (255, 255, 255)),
+    "grey": ((120, 124, 130), (255, 255, 255)),
+    "black": ((35, 35, 40), (255, 255, 255)),
+    "white": ((242, 242, 238), INK),
+}
+
+
+@cache
+def seat_colour(name: str) -> SeatColour:
+    """The palette entry of a seat colour; an unknown name gets a neutral grey."""
+    fill, ink = _FILLS.get(name, _FILLS["grey"])
+    return SeatColour(fill, ink, mix(fill, (255, 255, 255), 0.45))
+
+
+def colour_name(colour: str, lang: str) -> str:
+    """A colour's name in words, e.g. for a seat without a display name."""
+    return t(f"render.colour.{colour}", lang)
+
+
+def seat_names(seats: Sequence[str], lang: str, names: dict[str, str] | None) -> dict[str, str]:
+    """Display names for the seats: the given names, else the colour's name."""
+    given = names or {}
+    return {seat: given.get(seat) or colour_name(seat, lang) for seat in seats}
+
+
+def fit_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` shortened with an ellipsis so that it fits ``width`` pixels."""
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int], None],
+           scale: int = 4) -> Image.Image:
+    """A small antialiased RGBA picture: ``paint(draw, scale)`` draws at ``scale`` times the size.
+
+    Pillow draws shapes without antialiasing; drawing large and shrinking smooths the edges.
+    """
+    big = Image.new("RGBA", (width * scale, height * scale), (0, 0, 0, 0))
+    paint(ImageDraw.Draw(big), scale)
+    return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def paste_centred(image: Image.Image, picture: Image.Image, centre: tuple[float, float]) -> None:
+    """Paste an RGBA ``picture`` onto ``image`` with its centre at ``centre``."""
+    x = round(centre[0] - picture.width / 2)
+    y = round(centre[1] - picture.height / 2)
+    image.paste(picture, (x, y), picture)
+
+
+def swatch(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: str) -> None:
+    """A legend swatch: the seat colour in a rounded square with a dark rim."""
+    draw.rounded_rectangle(box, radius=6, fill=seat_colour(colour).fill, outline=INK, width=2)
+
+
+def legend_row(draw: ImageDraw.ImageDraw, y: int, columns: Sequence[tuple[int, str]],
+               face: ImageFont.FreeTypeFont, fill: RGB = INK) -> None:
+    """One line of a legend table: each ``(x, text)`` left-aligned, vertically centred on y."""
+    for x, text in columns:
+        draw.text((x, y), text, font=face, fill=fill, anchor="lm")
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """PNG bytes of a finished image, as a 256-colour palette image.
+
+    Board pictures use few colours; a palette PNG is about a quarter of the size of a full-colour
+    one (quicker to upload) and encodes in half the time. Fast octree quantising keeps it quick.
+    """
+    palette = image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE)
+    out = io.BytesIO()
+    palette.save(out, format="PNG", compress_level=6)
+    return out.getvalue()

@@ -1,0 +1,431 @@
+"""The Make Make board image (rules spec 4.6 and 7): a view -> PNG bytes.
+
+The island, its grid, labels, sacred marks and empty sites never change, so they are drawn once
+(supersampled for smooth edges) and cached; a render copies that picture and adds only the pieces,
+the headline and the legend values. Pieces are small cached sprites pasted onto the copy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    HIGHLIGHT,
+    INK,
+    PAPER,
+    RGB,
+    encode_png,
+    fit_text,
+    font,
+    legend_row,
+    paste_centred,
+    seat_colour,
+    seat_names,
+    sprite,
+    swatch,
+)
+from render.i18n import t
+from rules.data import load
+
+S = 80
+"""Hex radius in pixels (spec 4.6 uses 72; a little larger reads better on a phone)."""
+M = 40
+ROOT3 = math.sqrt(3)
+WIDTH = round(9 * ROOT3 * S + 2 * M)
+BOARD_HEIGHT = 8 * S + 2 * M
+SUPER = 2
+"""The static board is drawn this many times larger, then shrunk, to smooth its edges."""
+
+SEA: RGB = (36, 74, 104)
+LAND: RGB = (214, 216, 196)
+STONE: RGB = (168, 164, 152)
+CENTRE_FILL: RGB = (96, 70, 58)
+GOLD: RGB = (180, 118, 8)
+GRID: RGB = (48, 44, 40)
+WHITE: RGB = (255, 255, 255)
+MUTED: RGB = (96, 96, 104)
+
+STATUS_Y = BOARD_HEIGHT + 30
+TABLE_Y = BOARD_HEIGHT + 72
+ROW_H = 48
+KEY_GAP = 34
+COLUMNS = {"progress": 350, "tokens": 490, "chief": 620, "manu": 790, "sacred": 930,
+           "makemake": 1040, "badge": 1180}
+"""Left edge of each legend column; the seat's name sits left of them all."""
+
+_BOARD = load("makemake_board.json")
+HEX_XY: dict[str, tuple[float, float]] = {h["id"]: tuple(h["xy"]) for h in _BOARD["hexes"]}
+SITE_XY: dict[str, tuple[float, float]] = {s["id"]: tuple(s["xy"]) for s in _BOARD["sites"]}
+SACRED = frozenset(_BOARD["sacred"])
+CENTRE = _BOARD["centre"]
+
+
+def point(xy: tuple[float, float], scale: int = 1) -> tuple[float, float]:
+    """Board units -> pixels (spec 4.6), optionally on a ``scale`` times larger picture."""
+    x, y = xy
+    return (M + S * (x + 2.5 * ROOT3)) * scale, (M + S * (y + 1)) * scale
+
+
+def corners(centre: tuple[float, float], radius: float) -> list[tuple[float, float]]:
+    """The six corners of a pointy-top hex, clockwise from the top."""
+    cx, cy = centre
+    return [(cx + radius * math.cos(math.radians(-90 + 60 * k)),
+             cy + radius * math.sin(math.radians(-90 + 60 * k))) for k in range(6)]
+
+
+def canvas_height(seats: int) -> int:
+    return TABLE_Y + 40 + seats * ROW_H + KEY_GAP + 44
+
+
+# --- sprites: small antialiased pictures, cached by what they show -----------------------------
+
+@cache
+def hex_tile(fill: RGB) -> Image.Image:
+    """A hex filled with ``fill``: a held territory's tint or a Moai's stone."""
+    w, h = math.ceil(ROOT3 * S) + 2, 2 * S + 2
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.polygon(corners((w * k / 2, h * k / 2), S * k), fill=fill)
+    return sprite(w, h, paint)
+
+
+@cache
+def hex_ring(colour: RGB, radius: int, width: int) -> Image.Image:
+    """A hex outline: the sacred mark and the highlight of an offered territory."""
+    size = 2 * radius + 2 * width
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.polygon(corners((size * k / 2, size * k / 2), radius * k), outline=colour,
+                     width=width * k)
+    return sprite(size, size, paint)
+
+
+@cache
+def token_disc(colour: str, count: int) -> Image.Image:
+    """A seat's stack: a disc in its colour with the number of tokens."""
+    pal = seat_colour(colour)
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.ellipse((k, k, 47 * k, 47 * k), fill=pal.fill, outline=INK, width=2 * k)
+        draw.text((24 * k, 24.5 * k), str(count), font=font(26 * k, True), fill=pal.ink,
+                  anchor="mm")
+    return sprite(48, 48, paint)
+
+
+@cache
+def chief(colour: str) -> Image.Image:
+    """The chief: a crown in the seat's colour."""
+    pal = seat_colour(colour)
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        shape = [(4, 34), (4, 10), (14, 20), (22, 4), (30, 20), (40, 10), (40, 34)]
+        draw.polygon([(x * k, y * k) for x, y in shape], fill=pal.fill, outline=INK,
+                     width=2 * k)
+        for x, y in ((4, 8), (22, 4), (40, 8)):
+            draw.ellipse(((x - 3) * k, (y - 3) * k, (x + 3) * k, (y + 3) * k), fill=INK)
+    return sprite(44, 40, paint)
+
+
+@cache
+def moai(height: int) -> Image.Image:
+    """A moai: long head, heavy brow, long nose and chin, on a small ahu."""
+    outline = [(10, 6), (28, 2), (34, 8), (34, 60), (30, 70), (8, 70), (8, 50), (2, 44), (8, 38),
+               (4, 30), (10, 24), (6, 16)]
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        f = height * k / 84
+        draw.polygon([(x * f + 4 * f, y * f) for x, y in outline], fill=(70, 64, 60))
+        draw.rectangle((0, 72 * f, 44 * f, 82 * f), fill=(70, 64, 60))
+        draw.line([(12 * f, 20 * f), (30 * f, 20 * f)], fill=(40, 36, 34), width=round(3 * f))
+        draw.line([(14 * f, 54 * f), (28 * f, 54 * f)], fill=(40, 36, 34), width=round(2 * f))
+    return sprite(round(height * 44 / 84), height, paint)
+
+
+@cache
+def makemake_figure(size: int, faded: bool = False) -> Image.Image:
+    """The Make Make figure: the petroglyph face with large round eyes."""
+    ink = (60, 40, 30, 90) if faded else (40, 24, 16, 255)
+    face = (236, 196, 120, 90) if faded else (236, 196, 120, 255)
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        f = size * k / 64
+        draw.ellipse((6 * f, 2 * f, 58 * f, 62 * f), fill=face, outline=ink, width=round(3 * f))
+        for ex in (20, 44):
+            draw.ellipse(((ex - 9) * f, 14 * f, (ex + 9) * f, 32 * f), outline=ink,
+                         width=round(3 * f))
+            draw.ellipse(((ex - 3) * f, 20 * f, (ex + 3) * f, 26 * f), fill=ink)
+        draw.line([(32 * f, 28 * f), (32 * f, 42 * f)], fill=ink, width=round(3 * f))
+        draw.ellipse((22 * f, 44 * f, 42 * f, 54 * f), outline=ink, width=round(3 * f))
+    return sprite(size, size, paint)
+
+
+@cache
+def site_pill(label: str, colour: str | None, offered: bool = False) -> Image.Image:
+    """A site's label in a pill: white while empty, else the Tangata Manu's colour in a halo."""
+    w, h = 46, 26
+    rim = 4 if offered else 3 if colour else 0
+    halo = HIGHLIGHT if offered else WHITE
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        fill, ink = (WHITE, INK) if colour is None else (seat_colour(colour).fill,
+                                                         seat_colour(colour).ink)
+        if rim:
+            draw.rounded_rectangle((0, 0, (w + 2 * rim) * k, (h + 2 * rim) * k),
+                                   radius=(h / 2 + rim) * k, fill=halo)
+        box = (rim * k, rim * k, (rim + w) * k, (rim + h) * k)
+        draw.rounded_rectangle(box, radius=h / 2 * k, fill=fill, outline=INK, width=2 * k)
+        draw.text(((rim + w / 2) * k, (rim + h / 2 + 0.5) * k), label, font=font(15 * k, True),
+                  fill=ink, anchor="mm")
+    return sprite(w + 2 * rim, h + 2 * rim, paint)
+
+
+# --- the static layers -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Layers:
+    """What every render of one language and seat count starts from."""
+
+    base: Image.Image
+    """Sea, bare land, the centre and the legend's fixed text: copied for each render."""
+    overlay: Image.Image
+    """Grid, labels, sacred marks and empty sites (RGBA): pasted over the territory tints."""
+
+
+@cache
+def static_layers(lang: str, seats: int) -> Layers:
+    """The cached static picture for a language and a number of seats."""
+    base = Image.new("RGB", (WIDTH, canvas_height(seats)), PAPER)
+    base.paste(_island(), (0, 0))
+    _draw_legend_frame(base, lang, seats)
+    return Layers(base, _overlay())
+
+
+@cache
+def _island() -> Image.Image:
+    """Sea, bare territories and the centre, supersampled."""
+    big = Image.new("RGB", (WIDTH * SUPER, BOARD_HEIGHT * SUPER), SEA)
+    draw = ImageDraw.Draw(big)
+    for hex_id, xy in HEX_XY.items():
+        fill = CENTRE_FILL if hex_id == CENTRE else LAND
+        draw.polygon(corners(point(xy, SUPER), S * SUPER), fill=fill)
+    return big.resize((WIDTH, BOARD_HEIGHT), Image.Resampling.LANCZOS)
+
+
+@cache
+def _overlay() -> Image.Image:
+    """Grid lines, sacred rings, hex labels and empty site pills on a transparent board."""
+    big = Image.new("RGBA", (WIDTH * SUPER, BOARD_HEIGHT * SUPER), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    label_font = font(22 * SUPER, True)
+    for hex_id, xy in HEX_XY.items():
+        cx, cy = point(xy, SUPER)
+        if hex_id in SACRED:
+            draw.polygon(corners((cx, cy), (S - 9) * SUPER), outline=GOLD, width=5 * SUPER)
+        draw.polygon(corners((cx, cy), S * SUPER), outline=GRID, width=2 * SUPER)
+        ink = WHITE if hex_id == CENTRE else INK
+        draw.text((cx, cy - 38 * SUPER), hex_id, font=label_font, fill=ink, anchor="mm")
+    overlay = big.resize((WIDTH, BOARD_HEIGHT), Image.Resampling.LANCZOS)
+    for site, xy in SITE_XY.items():
+        paste_centred(overlay, site_pill(site, None), point(xy))
+    return overlay
+
+
+def _draw_legend_frame(base: Image.Image, lang: str, seats: int) -> None:
+    """Column titles, row stripes and the symbol key: everything in the legend but the values."""
+    draw = ImageDraw.Draw(base)
+    head = font(16, True)
+    legend_row(draw, TABLE_Y, [(x, t(f"render.makemake.col.{key}", lang))
+                               for key, x in COLUMNS.items() if key != "badge"], head, MUTED)
+    for i in range(seats):
+        top = TABLE_Y + 20 + i * ROW_H
+        if i % 2 == 0:
+            draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=(238, 234, 224))
+    _draw_key(base, draw, lang, TABLE_Y + 20 + seats * ROW_H + KEY_GAP)
+
+
+def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -> None:
+    """The symbol key: what each kind of piece and mark on the board means."""
+    icons: list[tuple[Image.Image, str]] = [
+        (token_disc("grey", 2), "tokens"), (chief("grey"), "chief"), (moai(40), "moai"),
+        (hex_ring(GOLD, 16, 4), "sacred"), (makemake_figure(36), "makemake"),
+        (site_pill("S01", None), "site"),
+        (hex_ring(HIGHLIGHT, 16, 4), "choice")]
+    x, face = 24, font(18)
+    for icon, key in icons:
+        paste_centred(base, icon, (x + icon.width / 2, y))
+        x += icon.width + 8
+        text = t(f"render.makemake.key.{key}", lang)
+        draw.text((x, y), text, font=face, fill=INK, anchor="lm")
+        x += round(face.getlength(text)) + 28
+
+
+# --- a render ----------------------------------------------------------------------------------
+
+def canvas(view: dict[str, Any], lang: str = "en",
+           names: dict[str, str] | None = None) -> Image.Image:
+    """The finished board picture of a Make Make view (the view is only read)."""
+    layers = static_layers(lang, len(view["seats"]))
+    image = layers.base.copy()
+    _draw_territory_tints(image, view)
+    _draw_offered_hexes(image, view)
+    image.paste(layers.overlay, (0, 0), layers.overlay)
+    _draw_pieces(image, view)
+    _draw_offered_sites(image, view)
+    shown = seat_names(view["seats"], lang, names)
+    draw = ImageDraw.Draw(image)
+    _draw_corners(image, draw, view, lang, shown)
+    _draw_status(draw, view, lang, shown)
+    _draw_legend(image, draw, view, lang, shown)
+    return image
+
+
+def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None) -> bytes:
+    """PNG bytes of the public board."""
+    return encode_png(canvas(view, lang, names))
+
+
+def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:
+    """Each territory's pixel centre with its cell."""
+    for hex_id, cell in view["board"].items():
+        yield point(HEX_XY[hex_id]), cell
+
+
+def _draw_territory_tints(image: Image.Image, view: dict[str, Any]) -> None:
+    for centre, cell in _cells(view):
+        if cell["moai"]:
+            paste_centred(image, hex_tile(STONE), centre)
+        elif cell["owner"]:
+            paste_centred(image, hex_tile(seat_colour(cell["owner"]).tint), centre)
+
+
+def _draw_pieces(image: Image.Image, view: dict[str, Any]) -> None:
+    """Stacks, chiefs, Moai, Tangata Manu and the Make Make figure."""
+    for (cx, cy), cell in _cells(view):
+        if cell["moai"]:
+            paste_centred(image, moai(70), (cx, cy + 14))
+        elif cell["owner"] and cell["chief"]:
+            paste_centred(image, token_disc(cell["owner"], cell["tokens"]), (cx - 22, cy + 12))
+            paste_centred(image, chief(cell["owner"]), (cx + 24, cy + 10))
+        elif cell["owner"]:
+            paste_centred(image, token_disc(cell["owner"], cell["tokens"]), (cx, cy + 12))
+    for site, colour in view["sites"].items():
+        if colour:
+            paste_centred(image, site_pill(site, colour), point(SITE_XY[site]))
+    cx, cy = point(HEX_XY[CENTRE])
+    paste_centred(image, makemake_figure(64, faded=view["makemake"] is not None), (cx, cy + 14))
+
+
+def _offers(view: dict[str, Any], kind: str) -> list[str]:
+    """The hexes (``moai``) or sites (``manu``) the acting player must choose from now."""
+    choice = view.get("choice")
+    return list(choice["from"]) if choice and choice["kind"] == kind else []
+
+
+def _draw_offered_hexes(image: Image.Image, view: dict[str, Any]) -> None:
+    """Ring the offered territories under the grid, so their corner sites stay readable."""
+    for hex_id in _offers(view, "moai"):
+        paste_centred(image, hex_ring(HIGHLIGHT, S - 6, 6), point(HEX_XY[hex_id]))
+
+
+def _draw_offered_sites(image: Image.Image, view: dict[str, Any]) -> None:
+    for site in _offers(view, "manu"):
+        paste_centred(image, site_pill(site, view["sites"][site], True), point(SITE_XY[site]))
+
+
+def _draw_corners(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                  lang: str, shown: dict[str, str]) -> None:
+    """Round and phase top left; Moai supply and Make Make's holder top right (on the sea)."""
+    draw.text((24, 22), t("render.round", lang, round=view["round"]), font=font(30, True),
+              fill=WHITE, anchor="lt")
+    draw.text((24, 64), t(f"render.makemake.phase.{view['phase']}", lang), font=font(22),
+              fill=WHITE, anchor="lt")
+    right = WIDTH - 24
+    draw.ellipse((right - 52, 16, right + 12, 80), fill=STONE)
+    paste_centred(image, moai(52), (right - 20, 48))
+    draw.text((right - 62, 40), t("render.makemake.moai_supply", lang), font=font(18),
+              fill=WHITE, anchor="rm")
+    draw.text((right - 62, 66), str(view["moai_left"]), font=font(26, True), fill=WHITE,
+              anchor="rm")
+    holder = view["makemake"]
+    text = (t("render.makemake.holder", lang, name=shown[holder]) if holder
+            else t("render.makemake.on_centre", lang))
+    draw.text((right, 110), fit_text(text, font(18), 280), font=font(18), fill=WHITE,
+              anchor="rm")
+
+
+def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str,
+                 shown: dict[str, str]) -> None:
+    """One line under the board: who acts and what they must choose, or how the game ended."""
+    draw.text((24, STATUS_Y), fit_text(status_text(view, lang, shown), font(22, True),
+                                       WIDTH - 48),
+              font=font(22, True), fill=INK, anchor="lm")
+
+
+def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
+    """The status line in words."""
+    if view["finished"]:
+        winners = [shown[w] for w in view["winners"]]
+        key = "render.winner" if len(winners) == 1 else "render.winners"
+        reason = t(f"render.makemake.end.{view['end']}", lang)
+        return f"{t(key, lang, names=winners)} · {reason}"
+    name = shown[view["active"]]
+    choice = view.get("choice")
+    if choice:
+        return t(f"render.makemake.choose.{choice['kind']}", lang, name=name,
+                 count=choice["count"], options=choice["from"])
+    return t("render.to_act", lang, name=name)
+
+
+def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 lang: str, shown: dict[str, str]) -> None:
+    """A row per seat: swatch, name, progress, reserve, sacred count, Make Make, badge."""
+    value, bold = font(22), font(22, True)
+    for i, seat in enumerate(view["seats"]):
+        y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
+        if seat in view["pending"] or seat in view["winners"]:
+            draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=(255, 236, 170),
+                           outline=INK, width=2)
+        swatch(draw, (26, y - 14, 54, y + 14), seat)
+        draw.text((66, y), fit_text(shown[seat], bold, COLUMNS["progress"] - 80), font=bold,
+                  fill=INK, anchor="lm")
+        legend_row(draw, y, _legend_values(view, seat, lang), value)
+        if view["makemake"] == seat:
+            paste_centred(image, makemake_figure(36), (COLUMNS["makemake"] + 18, y))
+        badge = _badge(view, seat, lang)
+        if badge:
+            draw.text((COLUMNS["badge"], y), badge, font=bold, fill=INK, anchor="lm")
+
+
+def _legend_values(view: dict[str, Any], seat: str, lang: str) -> list[tuple[int, str]]:
+    reserve = view["reserves"][seat]
+    return [
+        (COLUMNS["progress"], f"{view['scores'][seat]} / 6"),
+        (COLUMNS["tokens"], str(reserve["tokens"])),
+        (COLUMNS["chief"], _chief_place(view, seat, lang)),
+        (COLUMNS["manu"], str(reserve["manu"])),
+        (COLUMNS["sacred"], str(view["holdings"][seat]["sacred"])),
+    ]
+
+
+def _chief_place(view: dict[str, Any], seat: str, lang: str) -> str:
+    """Where a seat's chief is: in the reserve or on a named territory."""
+    if view["reserves"][seat]["chief"]:
+        return t("render.makemake.chief.reserve", lang)
+    for hex_id, cell in view["board"].items():
+        if cell["owner"] == seat and cell["chief"]:
+            return t("render.makemake.chief.on", lang, hex=hex_id)
+    return ""
+
+
+def _badge(view: dict[str, Any], seat: str, lang: str) -> str:
+    if seat in view["winners"]:
+        return "★ " + t("render.badge.winner", lang)
+    if seat in view["pending"]:
+        return "▶ " + t("render.badge.to_act", lang)
+    return ""
