@@ -17,6 +17,7 @@ from rules.giganten.board import (
     DIE,
     FACES,
     HARBOUR,
+    ORDER,
     PRICE_TABLE,
     TILE_VALUES,
     card_number,
@@ -27,7 +28,8 @@ from rules.giganten.state import State
 # --- tiles ---------------------------------------------------------------------------------------
 
 def in_play(s: State) -> list[str]:
-    return [label for label, sp in s.spaces.items() if sp["state"] != "unused"]
+    return sorted((label for label, sp in s.spaces.items() if sp["state"] != "unused"),
+                  key=ORDER.__getitem__)
 
 
 def apply_tiles(s: State, action: Tiles) -> None:
@@ -55,7 +57,7 @@ def draw_tiles(s: State, rng: random.Random) -> Tiles:
         rng.shuffle(pool)
         spaces = [label for label in in_play(s) if s.spaces[label]["type"] == tile_type]
         tiles += zip(spaces, pool, strict=False)
-    return Tiles(tuple(sorted(tiles, key=lambda t: list(s.spaces).index(t[0]))))
+    return Tiles(tuple(sorted(tiles, key=lambda t: ORDER[t[0]])))
 
 
 # --- prices --------------------------------------------------------------------------------------
@@ -88,7 +90,8 @@ def _obtainable(draw: list[str], discard: list[str], cards: list[str]) -> bool:
     return len(from_draw) == len(draw) and all(c in discard for c in cards if c not in draw)
 
 
-def _take_cards(draw: list[str], discard: list[str], cards: list[str]) -> tuple[list, list]:
+def _take_cards(draw: list[str], discard: list[str],
+                cards: list[str]) -> tuple[list[str], list[str]]:
     if len(cards) <= len(draw):
         return [c for c in draw if c not in cards], discard
     return [c for c in discard if c not in cards], []

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rules.core import JSON, Option, Options
+from rules.core import JSON, IllegalAction, Option, Options
 from rules.giganten.board import (
     BEIGE,
     CHIPS,
@@ -33,6 +33,10 @@ from rules.giganten.board import (
 NAME = "giganten"
 OPTIONS = (Option("unlimited_chips", "bool", False),)
 SCHEMA = 1
+
+
+class SetupError(IllegalAction, ValueError):
+    """A bad game line: a rule key for players, and a ValueError for callers of ``new``."""
 
 
 @dataclass
@@ -87,11 +91,19 @@ class State:
         return bool(self.options["unlimited_chips"])
 
 
-def new(seats: list[str], options: Mapping[str, Any] | None = None) -> State:
+def new(seats: list[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
+    """The game before its first chance line (spec section 3).
+
+    ``seed`` changes nothing here: the chance lines a record leaves out are drawn by ``chance``
+    from the RNG it is handed.
+    """
     if not MIN_SEATS <= len(seats) <= MAX_SEATS or len(set(seats)) != len(seats) \
             or any(s not in COLOURS for s in seats):
-        raise ValueError(f"Giganten needs 3-4 different colours of {', '.join(COLOURS)}")
-    opts = Options.build(OPTIONS, options).values
+        raise SetupError("game.seats", seats=list(seats))
+    try:
+        opts = Options.build(OPTIONS, options).values
+    except ValueError as exc:
+        raise SetupError("game.option", option=str(exc)) from None
     three = len(seats) == 3
     spaces = {label: {"type": TILE_TYPE[label],
                       "state": "unused" if three and label in THREE_PLAYER_EMPTY else "hidden",
@@ -121,4 +133,15 @@ def from_json(data: JSON) -> State:
     if data.get("schema") != SCHEMA or data.get("game") != NAME:
         raise ValueError(f"unsupported Giganten state schema {data.get('schema')!r}")
     fields = {k: copy.deepcopy(v) for k, v in data.items() if k not in ("schema", "game")}
-    return State(**fields)
+    state = State(**fields)
+    # Key order carries meaning for nothing, but keep board, seat and company order anyway,
+    # so that a store which sorts JSON keys gives back the same state.
+    state.spaces = {label: state.spaces[label] for label in TILE_SPACES}
+    state.players = {seat: state.players[seat] for seat in state.seats}
+    state.peeks = {seat: state.peeks[seat] for seat in state.seats}
+    state.prices = {c: state.prices[c] for c in COMPANIES}
+    for p in state.players.values():
+        p["storage"] = {c: p["storage"][c] for c in COMPANIES}
+    state.licence_draw = {k: state.licence_draw[k] for k in LICENCES}
+    state.licence_discard = {k: state.licence_discard[k] for k in LICENCES}
+    return state

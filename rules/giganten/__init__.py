@@ -1,0 +1,56 @@
+"""Giganten: oil barons in 1920s Texas (``../shared/rules/giganten.md``)."""
+
+from rules.giganten.actions import (
+    Action,
+    Bid,
+    Build,
+    Done,
+    Drive,
+    Entry,
+    Forfeit,
+    Licences,
+    Loco,
+    Oil,
+    Pass,
+    Pay,
+    Peek,
+    Price,
+    Prices,
+    Produce,
+    Reveal,
+    Sell,
+    Skip,
+    Take,
+    Tiles,
+    parse,
+)
+from rules.giganten.engine import (
+    COLOURS,
+    MAX_SEATS,
+    MIN_SEATS,
+    NAME,
+    OPTIONS,
+    GigantenPending,
+    GigantenResult,
+    State,
+    apply,
+    chance,
+    from_json,
+    legal,
+    new,
+    options_of,
+    pending,
+    result,
+    seats_of,
+    to_json,
+    view,
+)
+from rules.giganten.secrets import public_line, public_record
+
+__all__ = [
+    "COLOURS", "MAX_SEATS", "MIN_SEATS", "NAME", "OPTIONS", "Action", "Bid", "Build", "Done",
+    "Drive", "Entry", "Forfeit", "GigantenPending", "GigantenResult", "Licences", "Loco", "Oil",
+    "Pass", "Pay", "Peek", "Price", "Prices", "Produce", "Reveal", "Sell", "Skip", "State",
+    "Take", "Tiles", "apply", "chance", "from_json", "legal", "new", "options_of", "parse",
+    "pending", "public_line", "public_record", "result", "seats_of", "to_json", "view",
+]
