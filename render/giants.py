@@ -1,0 +1,709 @@
+"""The Giants board image (rules spec sections 4 and 7): a view -> PNG bytes.
+
+The island, its grid, hex labels, special hexes and the ahus with their names and values never
+change, so they are drawn once per language and seat count (supersampled for smooth edges) and
+cached; a render copies that picture and pastes only the pieces (cached sprites from
+``render.giants_art``), the headline and the legend values. Everything comes from a view, so
+the public image shows only what the public view holds: an erected moai's base stays grey
+unless the view names its owner.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import giants_art as art
+from render import giants_screen
+from render.common import (
+    INK,
+    PAPER,
+    RGB,
+    encode_png,
+    fit_text,
+    font,
+    paste_centred,
+    seat_names,
+    sprite,
+    swatch,
+)
+from render.i18n import t
+from rules.data import load
+
+S = 47
+"""Hex radius in pixels: the 16.5 hex widths of the island fill about 1380 px."""
+ROOT3 = math.sqrt(3)
+HW = ROOT3 * S
+MX, MY = 20, 64
+"""Side margin; top margin (room for the names of the northern ahus)."""
+WIDTH = round(16.5 * HW + 2 * MX)
+BOARD_HEIGHT = round(21.5 * S + MY + 24)
+SUPER = 2
+
+SEA: RGB = (36, 74, 104)
+SEA_TEXT: RGB = (255, 255, 255)
+LAND: RGB = (216, 214, 186)
+FOREST: RGB = (150, 196, 130)
+QUARRY: RGB = (170, 162, 150)
+HAT_QUARRY: RGB = (214, 150, 120)
+VILLAGE: RGB = (232, 206, 140)
+HUT: RGB = (200, 184, 214)
+GRID: RGB = (60, 54, 46)
+MUTED: RGB = (96, 96, 104)
+ROW_TINT: RGB = (238, 234, 224)
+ACTIVE_ROW: RGB = (255, 236, 170)
+WHITE: RGB = (255, 255, 255)
+LEADER: RGB = (112, 146, 172)
+
+KIND_FILL: dict[str, RGB] = {"plain": LAND, "forest": FOREST, "moai-quarry": QUARRY,
+                             "headdress-quarry": HAT_QUARRY, "village": VILLAGE, "hut": HUT}
+
+_BOARD = load("giants_board.json")
+HEX_CR: dict[str, tuple[int, int]] = {h["label"]: (h["col"], h["row"]) for h in _BOARD["hexes"]}
+HEX_KIND: dict[str, str] = {h["label"]: h["kind"] for h in _BOARD["hexes"]}
+AHU_DATA: dict[str, dict[str, Any]] = {a["id"]: a for a in _BOARD["ahus"]}
+MOAI_QUARRY: str = _BOARD["moai_quarry"]
+HEADDRESS_QUARRY: str = _BOARD["headdress_quarry"]
+
+
+def cell_centre(col: int, row: int, scale: int = 1) -> tuple[float, float]:
+    """Pixel centre of an odd-r cell (land or sea), optionally on a ``scale`` times larger
+    picture."""
+    x = MX + HW * (col + 0.5 + 0.5 * (row % 2))
+    y = MY + S + 1.5 * S * row
+    return x * scale, y * scale
+
+
+def hex_centre(label: str) -> tuple[float, float]:
+    return cell_centre(*HEX_CR[label])
+
+
+def corners(centre: tuple[float, float], radius: float) -> list[tuple[float, float]]:
+    """The six corners of a pointy-top hex, clockwise from the top."""
+    cx, cy = centre
+    return [(cx + radius * math.cos(math.radians(-90 + 60 * k)),
+             cy + radius * math.sin(math.radians(-90 + 60 * k))) for k in range(6)]
+
+
+@dataclass(frozen=True)
+class AhuSpot:
+    """Where an ahu is drawn: its platform on the coast, its text block and its statue."""
+
+    anchor: tuple[float, float]
+    """The edge (one hex) or corner (two hexes) the ahu sits on (spec 4.5)."""
+    block: tuple[float, float]
+    """Centre of the name and values."""
+    slot: tuple[float, float]
+    """Centre of the statue or reservation."""
+    lines: tuple[str, ...]
+
+
+def _name_lines(name: str, width: float) -> tuple[str, ...]:
+    """An ahu id broken after hyphens so that each line fits ``width`` pixels."""
+    face = font(16)
+    parts = [p + "-" for p in name.split("-")]
+    parts[-1] = parts[-1][:-1]
+    lines: list[str] = []
+    for part in parts:
+        if lines and face.getlength(lines[-1] + part) <= width:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return tuple(lines)
+
+
+# --- where each ahu's statue goes --------------------------------------------------------------
+
+Box = tuple[float, float, float, float]
+HEADER_BOX: Box = (0, 0, 440, 156)
+"""Top left, on the sea: round, phase, dice and first player."""
+OFFER_BOX: Box = (1060, 730, WIDTH - 8, 880)
+"""Bottom right, on the sea, below the moai quarry: the statues on offer."""
+SUPPLY_BOX: Box = (1060, 900, WIDTH - 8, BOARD_HEIGHT - 6)
+"""Bottom right corner, on the sea: what is left in the supplies."""
+PANELS = (HEADER_BOX, SUPPLY_BOX, OFFER_BOX)
+SLOT_W, SLOT_H = 26, 58
+"""The statue slot: wide enough for a moai sprite, tall enough for a crowned size 3."""
+
+
+def _in_land(x: float, y: float) -> bool:
+    """Whether a pixel lies on a land hex (only the nearby cells are tried)."""
+    row0 = round((y - MY - S) / (1.5 * S))
+    for row in (row0 - 1, row0, row0 + 1):
+        col0 = round((x - MX) / HW - 0.5 - 0.5 * (row % 2))
+        for col in (col0 - 1, col0, col0 + 1):
+            if (col, row) in _LAND:
+                cx, cy = cell_centre(col, row)
+                dx, dy = abs(x - cx), abs(y - cy)
+                if dx <= HW / 2 and dy <= S - dx / ROOT3:
+                    return True
+    return False
+
+
+_LAND = frozenset(HEX_CR.values())
+
+
+def _block_box(centre: tuple[float, float], lines: tuple[str, ...]) -> Box:
+    face = font(16)
+    width = max([face.getlength(line) for line in lines] + [46.0])
+    height = 18 * len(lines) + 24
+    x, y = centre
+    return (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return max(w, 0) * max(h, 0)
+
+
+def _box_at(centre: tuple[float, float], width: float, height: float) -> Box:
+    x, y = centre
+    return (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+
+
+def _on_land(box: Box) -> bool:
+    x0, y0, x1, y1 = box
+    return any(_in_land(x0 + (x1 - x0) * i / 4, y0 + (y1 - y0) * j / 6)
+               for i in range(5) for j in range(7))
+
+
+def _search(start: tuple[float, float], u: tuple[float, float], width: float, height: float,
+            clear: list[Box]) -> tuple[float, float]:
+    """The nearest free place for a box, out to sea from ``start``: off the land, clear of the
+    boxes in ``clear`` and inside the picture; straight out along ``u`` is preferred."""
+    perp = (-u[1], u[0])
+    tries = sorted(((step, side) for step in range(0, 220, 3) for side in range(-90, 91, 6)),
+                   key=lambda p: math.hypot(p[0], 1.3 * p[1]))
+    for step, side in tries:
+        centre = (start[0] + u[0] * step + perp[0] * side,
+                  start[1] + u[1] * step + perp[1] * side)
+        box = _box_at(centre, width, height)
+        if box[0] < 4 or box[1] < 4 or box[2] > WIDTH - 4 or box[3] > BOARD_HEIGHT - 4:
+            continue
+        if not any(_overlap(box, c) for c in clear) and not _on_land(box):
+            return centre
+    return start
+
+
+@cache
+def ahu_spots() -> dict[str, AhuSpot]:
+    """Positions of every ahu's parts: the statue just off the coast where the ahu touches it,
+    the name and values beyond it, out at sea, clear of the other ahus and the panels."""
+    taken: list[Box] = list(PANELS)
+    found = {}
+    for ahu_id, data in AHU_DATA.items():
+        sea = cell_centre(*data["sea"])
+        points = [hex_centre(h) for h in data["hexes"]] + [sea]
+        anchor = (sum(p[0] for p in points) / len(points),
+                  sum(p[1] for p in points) / len(points))
+        dx, dy = sea[0] - anchor[0], sea[1] - anchor[1]
+        norm = math.hypot(dx, dy) or 1.0
+        u = (dx / norm, dy / norm)
+        slot = _search(anchor, u, SLOT_W, SLOT_H, taken)
+        taken.append(_box_at(slot, SLOT_W + 4, SLOT_H + 2))
+        found[ahu_id] = (anchor, u, slot)
+    spots = {}
+    for ahu_id, (anchor, u, slot) in found.items():
+        lines = _name_lines(ahu_id, 2 * HW * 0.47)
+        x0, y0, x1, y1 = _block_box((0, 0), lines)
+        block = _search(slot, u, x1 - x0 + 6, y1 - y0 + 2, taken)
+        taken.append(_box_at(block, x1 - x0 + 6, y1 - y0 + 2))
+        spots[ahu_id] = AhuSpot(anchor, block, slot, lines)
+    return spots
+
+
+# --- the static layers -------------------------------------------------------------------------
+
+STATUS_Y = BOARD_HEIGHT + 30
+TABLE_Y = BOARD_HEIGHT + 72
+ROW_H = 46
+KEY_GAP = 30
+KEY_LINE = 38
+COLUMNS = {"prestige": 250, "rongo": 360, "bases": 460, "committed": 570, "front": 800,
+           "status": 1040}
+"""Left edge of each legend column during play; the seat's name sits left of them all."""
+FINAL_COLUMNS = {"prestige": 250, "moai": 400, "headdresses": 550, "rongo": 720, "total": 860,
+                 "status": 1040}
+"""The legend's columns once the game is over: the points from each source."""
+
+
+def canvas_height(seats: int) -> int:
+    """The picture's height: the board, the status line, one legend row per seat, the key."""
+    return TABLE_Y + 22 + seats * ROW_H + KEY_GAP + 3 * KEY_LINE + 10
+
+
+@dataclass(frozen=True)
+class Layers:
+    """What every render of one language, seat count and stage starts from."""
+
+    base: Image.Image
+
+
+@cache
+def static_layers(lang: str, seats: int, final: bool = False) -> Layers:
+    """The cached static picture: the island with its ahus, the legend frame and the key."""
+    base = Image.new("RGB", (WIDTH, canvas_height(seats)), PAPER)
+    base.paste(_island(), (0, 0))
+    _draw_legend_frame(base, lang, seats, final)
+    return Layers(base)
+
+
+@cache
+def _island() -> Image.Image:
+    """Sea, land hexes by kind, grid, labels, and the ahus' platforms, names and values."""
+    big = Image.new("RGB", (WIDTH * SUPER, BOARD_HEIGHT * SUPER), SEA)
+    draw = ImageDraw.Draw(big)
+    label_font = font(16 * SUPER, True)
+    for label, (col, row) in HEX_CR.items():
+        centre = cell_centre(col, row, SUPER)
+        draw.polygon(corners(centre, S * SUPER), fill=KIND_FILL[HEX_KIND[label]],
+                     outline=GRID, width=2 * SUPER)
+        draw.text((centre[0], centre[1] - 31 * SUPER), label, font=label_font, fill=INK,
+                  anchor="mm")
+    for spot in ahu_spots().values():
+        ax, ay = spot.anchor
+        sx, sy = spot.slot
+        draw.line([(ax * SUPER, ay * SUPER), (sx * SUPER, sy * SUPER)], fill=art.STONE,
+                  width=3 * SUPER)
+        draw.ellipse(((ax - 5) * SUPER, (ay - 5) * SUPER, (ax + 5) * SUPER, (ay + 5) * SUPER),
+                     fill=art.STONE_DARK, outline=WHITE, width=2 * SUPER)
+        end = _leader_end(spot)
+        if end is not None:
+            draw.line([(sx * SUPER, sy * SUPER), (end[0] * SUPER, end[1] * SUPER)],
+                      fill=LEADER, width=2 * SUPER)
+        bottom = sy + SLOT_H / 2
+        draw.rounded_rectangle(((sx - 16) * SUPER, (bottom - 5) * SUPER,
+                                (sx + 16) * SUPER, (bottom + 1) * SUPER),
+                               radius=2 * SUPER, fill=art.STONE_DARK, outline=WHITE,
+                               width=SUPER)
+    island = big.resize((WIDTH, BOARD_HEIGHT), Image.Resampling.LANCZOS)
+    draw = ImageDraw.Draw(island)
+    for ahu_id, spot in ahu_spots().items():
+        _draw_ahu_text(island, draw, ahu_id, spot)
+    return island
+
+
+def _leader_end(spot: AhuSpot) -> tuple[float, float] | None:
+    """Where a line from a statue to its ahu's text stops (at the text's edge), when the text
+    was pushed far enough away to need one."""
+    (sx, sy), (bx, by) = spot.slot, spot.block
+    if math.dist((sx, sy), (bx, by)) <= 64:
+        return None
+    box = _block_box(spot.block, spot.lines)
+    for i in range(41):
+        x, y = sx + (bx - sx) * i / 40, sy + (by - sy) * i / 40
+        if box[0] - 3 <= x <= box[2] + 3 and box[1] - 3 <= y <= box[3] + 3:
+            return x, y
+    return None
+
+
+def _draw_ahu_text(image: Image.Image, draw: ImageDraw.ImageDraw, ahu_id: str,
+                   spot: AhuSpot) -> None:
+    """An ahu's name (its id, as typed in commands) over its black and red values."""
+    face = font(16)
+    x, y = spot.block
+    height = 18 * len(spot.lines) + 24
+    top = y - height / 2
+    for i, line in enumerate(spot.lines):
+        draw.text((x, top + 9 + 18 * i), line, font=face, fill=SEA_TEXT, anchor="mm")
+    badges_y = top + 18 * len(spot.lines) + 13
+    data = AHU_DATA[ahu_id]
+    paste_centred(image, art.value_badge(data["black"], False), (x - 12, badges_y))
+    paste_centred(image, art.value_badge(data["red"], True), (x + 12, badges_y))
+
+
+def _draw_legend_frame(base: Image.Image, lang: str, seats: int, final: bool) -> None:
+    """Column titles, row stripes and the symbol key: everything in the legend but the values."""
+    draw = ImageDraw.Draw(base)
+    head = font(16, True)
+    columns = FINAL_COLUMNS if final else COLUMNS
+    for key, x in columns.items():
+        if key != "status":
+            draw.text((x, TABLE_Y), t(f"render.giants.col.{key}", lang), font=head, fill=MUTED,
+                      anchor="lm")
+    for i in range(seats):
+        top = TABLE_Y + 20 + i * ROW_H
+        if i % 2 == 0:
+            draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=ROW_TINT)
+    _draw_key(base, draw, lang, TABLE_Y + 20 + seats * ROW_H + KEY_GAP)
+
+
+def _key_hex(fill: RGB) -> Image.Image:
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.polygon(corners((14 * k, 15 * k), 14 * k), fill=fill, outline=GRID, width=2 * k)
+    return sprite(28, 30, paint)
+
+
+def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -> None:
+    """The symbol key: what each kind of piece, mark and special hex means."""
+    lines: list[list[tuple[Image.Image, str]]] = [
+        [(art.figures("grey", 2, False, False), "workers"),
+         (art.figures("grey", 0, True, False), "sorcerer"),
+         (art.figures("grey", 0, False, True), "chief"),
+         (art.marker("grey", 18), "marker"),
+         (art.logs(2), "logs"),
+         (art.forest_tile(4, False), "forest"),
+         (art.forest_tile(4, True), "harvested")],
+        [(art.item_tag("moai", 7, 2, None), "moai"),
+         (art.item_tag("headdress", 3, 1, None), "headdress"),
+         (art.item_tag("moai", 7, 2, "grey"), "marked"),
+         (art.item_tag("moai", 7, 2, None, True), "abandoned"),
+         (art.value_badge(5, False), "black"),
+         (art.value_badge(2, True), "red")],
+        [(art.statue(2, True), "erected"),
+         (art.reservation("grey"), "reserved"),
+         (_key_hex(QUARRY), "moai_quarry"),
+         (_key_hex(HAT_QUARRY), "headdress_quarry"),
+         (_key_hex(VILLAGE), "village"),
+         (_key_hex(HUT), "hut")],
+    ]
+    face = font(16)
+    for n, entries in enumerate(lines):
+        x, yy = 24, y + n * KEY_LINE
+        for icon, key in entries:
+            paste_centred(base, icon, (x + icon.width / 2, yy))
+            x += icon.width + 6
+            text = t(f"render.giants.key.{key}", lang)
+            draw.text((x, yy), text, font=face, fill=INK, anchor="lm")
+            x += round(face.getlength(text)) + 22
+
+
+# --- a render ----------------------------------------------------------------------------------
+
+def canvas(view: dict[str, Any], lang: str = "en",
+           names: dict[str, str] | None = None) -> Image.Image:
+    """The finished board picture of a Giants view (the view is only read)."""
+    final = bool(view["finished"])
+    image = static_layers(lang, len(view["seats"]), final).base.copy()
+    draw = ImageDraw.Draw(image)
+    shown = seat_names(view["seats"], lang, names)
+    _draw_hexes(image, view)
+    _draw_ahus(image, view)
+    _draw_header(image, draw, view, lang, shown)
+    _draw_supply(image, draw, view, lang)
+    _draw_offer(image, draw, view, lang)
+    _draw_status(draw, view, lang, shown)
+    _draw_legend(image, draw, view, lang, shown)
+    return image
+
+
+def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None) -> bytes:
+    """PNG bytes of the public board (or of the board as the view's seat sees it)."""
+    return encode_png(canvas(view, lang, names))
+
+
+def item_number(item_id: str) -> int:
+    """The number in an item id: ``moai12`` -> 12, ``hat3`` -> 3."""
+    return int(item_id.lstrip("abcdefghijklmnopqrstuvwxyz"))
+
+
+def item_sprite(item_id: str, item: dict[str, Any]) -> Image.Image:
+    return art.item_tag(item["kind"], item_number(item_id), item["size"], item["marker"],
+                        bool(item["abandoned"]))
+
+
+def hex_chips(view: dict[str, Any], label: str) -> list[Image.Image]:
+    """What stands on a hex, in drawing order: forest tile, figures by seat, logs, items."""
+    chips: list[Image.Image] = []
+    forest = view["forest"].get(label)
+    if forest is not None:
+        chips.append(art.forest_tile(forest["logs"], bool(forest["harvested"])))
+    spot = view["hexes"].get(label)
+    if spot:
+        for colour in view["seats"]:
+            kinds = [f["type"] for f in spot["figures"] if f["colour"] == colour]
+            if kinds:
+                chips.append(art.figures(colour, kinds.count("worker"), "sorcerer" in kinds,
+                                         "chief" in kinds))
+        if spot["logs"]:
+            chips.append(art.logs(spot["logs"]))
+    for item_id, item in view["items"].items():
+        if item["at"] == label:
+            chips.append(item_sprite(item_id, item))
+    return chips
+
+
+ROW_OFFSETS = (-9.0, 17.0, 43.0)
+"""Chip rows on a hex: where each row's middle lies below the centre (the label is above)."""
+ROOM = ((84.0, 80.0, 44.0), (100.0, 96.0, 44.0), (118.0, 112.0, 60.0))
+"""Room for chips in each row, tried in turn: the hex itself (the second row may reach over
+the slanted lower edges, since the neighbours' labels sit lower; the third must fit between
+those labels), then wider rows that lean on the neighbours' sides for a crowded hex."""
+
+
+def _rows(chips: list[Image.Image], room: tuple[float, ...]) -> list[list[Image.Image]]:
+    rows: list[list[Image.Image]] = [[]]
+    for chip in chips:
+        row = rows[-1]
+        width = room[min(len(rows), len(room)) - 1]
+        used = sum(c.width for c in row) + 2 * len(row)
+        if row and used + chip.width > width:
+            rows.append([chip])
+        else:
+            row.append(chip)
+    return rows
+
+
+def flow(chips: list[Image.Image],
+         centre: tuple[float, float]) -> list[tuple[Image.Image, float, float]]:
+    """Chips laid out in centred rows inside a hex, below its label; a crowded hex first
+    widens its rows, then spills downwards."""
+    for room in ROOM:
+        rows = _rows(chips, room)
+        if len(rows) <= len(ROW_OFFSETS):
+            break
+    placed = []
+    cx, cy = centre
+    for n, row in enumerate(rows):
+        offset = ROW_OFFSETS[min(n, 2)] + 26 * max(0, n - 2)
+        width = sum(c.width for c in row) + 2 * (len(row) - 1)
+        x = cx - width / 2
+        for chip in row:
+            placed.append((chip, x + chip.width / 2, cy + offset))
+            x += chip.width + 2
+    return placed
+
+
+def _draw_hexes(image: Image.Image, view: dict[str, Any]) -> None:
+    labels = set(view["hexes"]) | set(view["forest"]) | {
+        item["at"] for item in view["items"].values() if item["at"] in HEX_CR}
+    for label in sorted(labels, key=lambda h: HEX_CR[h][::-1]):
+        for chip, x, y in flow(hex_chips(view, label), hex_centre(label)):
+            paste_centred(image, chip, (x, y))
+
+
+def _draw_ahus(image: Image.Image, view: dict[str, Any]) -> None:
+    """Erected moai (with headdress; base coloured only when the owner is known) and
+    reservations, each on its ahu's platform."""
+    spots = ahu_spots()
+    for ahu_id, ahu in view["ahus"].items():
+        sx, sy = spots[ahu_id].slot
+        bottom = sy + SLOT_H / 2 - 2
+        if ahu["moai"]:
+            size = view["items"][ahu["moai"]]["size"]
+            pic = art.statue(size, ahu["headdress"] is not None, ahu["owner"])
+            image.paste(pic, (round(sx - pic.width / 2), round(bottom - pic.height)), pic)
+        elif ahu["reserved"]:
+            pic = art.reservation(ahu["reserved"])
+            image.paste(pic, (round(sx - pic.width / 2), round(bottom - pic.height)), pic)
+
+
+def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 lang: str, shown: dict[str, str]) -> None:
+    """Round and phase top left, with this round's dice and first player."""
+    draw.text((24, 20), t("render.round", lang, round=view["round"]), font=font(30, True),
+              fill=WHITE, anchor="lt")
+    draw.text((24, 60), t(f"render.giants.phase.{view['phase']}", lang), font=font(20),
+              fill=WHITE, anchor="lt")
+    first = view["order"][0] if view["order"] else None
+    if first and not view["finished"]:
+        draw.text((24, 140), fit_text(t("render.giants.first", lang, name=shown[first]),
+                                      font(18), HEADER_BOX[2] - 30),
+                  font=font(18), fill=WHITE, anchor="lm")
+    if view["dice"]:
+        draw.text((24, 106), t("render.giants.dice", lang), font=font(18), fill=WHITE,
+                  anchor="lm")
+        x = 34 + font(18).getlength(t("render.giants.dice", lang))
+        for face in view["dice"]:
+            paste_centred(image, art.die(face), (x + 14, 106))
+            x += 34
+
+
+def _draw_supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 lang: str) -> None:
+    """The supplies bottom right: moai by size, headdresses, logs and rongo halves."""
+    supply = view["supply"]
+    x0, y0, _, _ = SUPPLY_BOX
+    draw.text((x0 + 4, y0 + 4), t("render.giants.supply", lang), font=font(18, True),
+              fill=WHITE, anchor="lt")
+    face = font(18, True)
+    x, base = x0 + 8, y0 + 88
+    for size in (1, 2, 3):
+        pic = art.statue(size, False, None, dark=False)
+        image.paste(pic, (round(x), round(base - pic.height)), pic)
+        text = f"×{supply['moai'][str(size)]}"
+        draw.text((x + pic.width + 4, base - 4), text, font=face, fill=WHITE, anchor="ls")
+        x += pic.width + 14 + face.getlength(text)
+    x, y = x0 + 8, y0 + 118
+    for pic, count in ((art.pukao(), supply["headdresses"]), (art.logs(supply["logs"]), None),
+                       (art.rongo(), supply["rongo"])):
+        image.paste(pic, (round(x), round(y - pic.height / 2)), pic)
+        x += pic.width + 4
+        if count is not None:
+            text = f"×{count}"
+            draw.text((x, y), text, font=face, fill=WHITE, anchor="lm")
+            x += face.getlength(text)
+        x += 18
+
+
+def _draw_offer(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                lang: str) -> None:
+    """The statues waiting in the moai quarry during the draw and the auction."""
+    if not view["offer"]:
+        return
+    x0, y0, x1, _ = OFFER_BOX
+    draw.text((x0 + 4, y0 + 4), t("render.giants.offer", lang, hex=MOAI_QUARRY),
+              font=font(18, True), fill=WHITE, anchor="lt")
+    x, base = x0 + 8, y0 + 112
+    face = font(18, True)
+    for size in view["offer"]:
+        pic = art.statue(size, False, None, dark=False, scale=1.4)
+        if x + pic.width > x1:
+            break
+        image.paste(pic, (round(x), round(base - pic.height)), pic)
+        draw.text((x + pic.width / 2, base + 14), str(size), font=face, fill=WHITE, anchor="mm")
+        x += pic.width + 14
+
+
+def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str,
+                 shown: dict[str, str]) -> None:
+    """One line under the board: who must act now and on what, or who won."""
+    face = font(22, True)
+    draw.text((24, STATUS_Y), fit_text(status_text(view, lang, shown), face, WIDTH - 48),
+              font=face, fill=INK, anchor="lm")
+
+
+def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
+    """The status line in words."""
+    if view["finished"]:
+        winners = [shown[w] for w in view["winners"]]
+        key = "render.winner" if len(winners) == 1 else "render.winners"
+        return t(key, lang, names=winners)
+    pending = [shown[p] for p in view["pending"] if p in shown]
+    phase = view["phase"]
+    if not pending:
+        return t("render.giants.status.chance", lang)
+    if phase in ("bid", "endround"):
+        return t(f"render.giants.status.{phase}", lang, names=pending)
+    if phase == "choose":
+        return t("render.giants.status.choose", lang, name=pending[0],
+                 offer=view["offer"])
+    return t("render.to_act", lang, name=pending[0])
+
+
+def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 lang: str, shown: dict[str, str]) -> None:
+    """A row per seat: swatch, name, then the public holdings (or the final points)."""
+    bold = font(20, True)
+    final = bool(view["finished"])
+    columns = FINAL_COLUMNS if final else COLUMNS
+    for i, seat in enumerate(view["seats"]):
+        y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
+        if seat in view["pending"] or seat in view["winners"]:
+            draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
+                           outline=INK, width=2)
+        swatch(draw, (26, y - 14, 54, y + 14), seat)
+        draw.text((66, y), fit_text(shown[seat], bold, columns["prestige"] - 80), font=bold,
+                  fill=INK, anchor="lm")
+        if final:
+            _final_row(draw, view, seat, y)
+        else:
+            _play_row(image, draw, view, seat, y)
+        badge = seat_badge(view, seat, lang)
+        if badge:
+            draw.text((columns["status"], y), fit_text(badge, bold, WIDTH - 40 - columns["status"]),
+                      font=bold, fill=INK, anchor="lm")
+
+
+def _final_row(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: str, y: int) -> None:
+    result = view.get("result", {}).get(seat)
+    face = font(20)
+    if result is None:
+        draw.text((FINAL_COLUMNS["total"], y), str(view["scores"][seat]), font=font(20, True),
+                  fill=INK, anchor="lm")
+        return
+    for key in ("prestige", "moai", "headdresses", "rongo"):
+        draw.text((FINAL_COLUMNS[key], y), str(result[key]), font=face, fill=INK, anchor="lm")
+    draw.text((FINAL_COLUMNS["total"], y), str(result["total"]), font=font(20, True), fill=INK,
+              anchor="lm")
+
+
+def bases_left(view: dict[str, Any], seat: str) -> int | None:
+    """Bases still behind a seat's screen, when the view lets anyone know it."""
+    if view.get("me") == seat and "screen" in view:
+        return int(view["screen"]["bases"])
+    if "screens" in view:
+        return int(view["screens"][seat]["bases"])
+    if any(a["moai"] and a["owner"] is None for a in view["ahus"].values()):
+        return None
+    owned = sum(1 for a in view["ahus"].values() if a["owner"] == seat)
+    player = view["players"][seat]
+    return int(player["bases"]) - len(player["reserved"]) - owned
+
+
+def _play_row(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: str,
+              y: int) -> None:
+    player = view["players"][seat]
+    face = font(20)
+    draw.text((COLUMNS["prestige"], y), str(view["scores"][seat]), font=font(20, True),
+              fill=INK, anchor="lm")
+    paste_centred(image, art.rongo(), (COLUMNS["rongo"] + 6, y))
+    draw.text((COLUMNS["rongo"] + 18, y), str(player["rongo"]), font=face, fill=INK,
+              anchor="lm")
+    left = bases_left(view, seat)
+    draw.text((COLUMNS["bases"], y), f"{'?' if left is None else left}/{player['bases']}",
+              font=face, fill=INK, anchor="lm")
+    x = COLUMNS["bases"] + 62
+    for _ in player["reserved"][:2]:
+        paste_centred(image, art.reservation(seat), (x + 15, y))
+        x += 34
+    committed = player["committed"]
+    chips: list[Image.Image] = []
+    if committed["markers"]:
+        chips.append(art.counted("marker", seat, committed["markers"]))
+    if committed["workers"] or committed["chief"] or committed["sorcerer"]:
+        chips.append(art.figures(seat, committed["workers"], committed["sorcerer"],
+                                 committed["chief"]))
+    x = COLUMNS["committed"]
+    for chip in chips:
+        paste_centred(image, chip, (x + chip.width / 2, y))
+        x += chip.width + 8
+    x = COLUMNS["front"]
+    for item_id in player["front"]:
+        chip = item_sprite(item_id, view["items"][item_id])
+        if x + chip.width > COLUMNS["status"] - 8:
+            break
+        paste_centred(image, chip, (x + chip.width / 2, y))
+        x += chip.width + 5
+
+
+def seat_badge(view: dict[str, Any], seat: str, lang: str) -> str:
+    """A seat's state in the current step: winner, bid sealed, chooser, passed, to act."""
+    if seat in view["winners"]:
+        return "★ " + t("render.badge.winner", lang)
+    phase = view["phase"]
+    if phase == "bid" and isinstance(view["bids"].get(seat), str):
+        if view["bids"][seat] == "submitted":
+            return "✓ " + t("render.giants.badge.bid_in", lang)
+        return "▶ " + t("render.giants.badge.bidding", lang)
+    if phase == "endround" and seat in view["endround"]:
+        return ("✓ " + t("render.giants.badge.answered", lang)
+                if view["endround"][seat] == "submitted"
+                else "▶ " + t("render.giants.badge.answering", lang))
+    choosing = view.get("choosing")
+    if phase == "choose" and choosing:
+        rank = choosing["order"].index(seat) + 1 if seat in choosing["order"] else 0
+        taken = choosing["taken"].get(seat, [])
+        text = t("render.giants.badge.rank", lang, rank=rank)
+        if taken:
+            text += " · " + t("render.giants.badge.took", lang, sizes=taken)
+        if seat in view["pending"]:
+            return "▶ " + text
+        if seat in choosing["done"]:
+            text += " · " + t("render.giants.badge.done", lang)
+        return text
+    if seat in view["pending"]:
+        return "▶ " + t("render.badge.to_act", lang)
+    if view["players"][seat]["passed"]:
+        return t("render.giants.badge.passed", lang)
+    return ""
+
+
+def screen(view: dict[str, Any], seat: str, lang: str = "en") -> bytes:
+    """PNG bytes of ``seat``'s private screen (a direct message), from that seat's own view."""
+    return giants_screen.screen(view, seat, lang)

@@ -1,0 +1,166 @@
+"""A seat's private Giants picture: what stands behind its screen, for a direct message.
+
+Made only from that seat's own view (``view(state, seat)``), so it can show nothing the seat may
+not know: its screen and urn, its sealed bid or end-of-round answer until they resolve, the moai
+it owns and the owners it has learnt by peeking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import giants_art as art
+from render.common import INK, PAPER, RGB, colour_name, encode_png, fit_text, font, seat_colour
+from render.i18n import t
+from rules.data import load
+
+WIDTH = 1200
+MUTED: RGB = (96, 96, 104)
+PANEL: RGB = (238, 234, 224)
+LINE_H = 40
+_AHUS = {a["id"]: a for a in load("giants_board.json")["ahus"]}
+
+
+def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Image:
+    """The picture of ``seat``'s screen; ``view`` must be that seat's own view."""
+    if view.get("me") != seat or "screen" not in view:
+        raise ValueError(f"the view is not {seat}'s own view")
+    owned, peeked = _known_moai(view, seat)
+    height = 246 + _list_height(owned, True) + (_list_height(peeked, False) if peeked else 0)
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    pal = seat_colour(seat)
+    draw.rectangle((0, 0, WIDTH, 64), fill=pal.fill)
+    title = t("render.giants.screen.title", lang, name=colour_name(seat, lang))
+    sub = t("render.round", lang, round=view["round"]) + " · " + t(
+        f"render.giants.phase.{view['phase']}", lang)
+    draw.text((24, 32), fit_text(title, font(28, True), 700), font=font(28, True), fill=pal.ink,
+              anchor="lm")
+    draw.text((WIDTH - 24, 32), sub, font=font(20), fill=pal.ink, anchor="rm")
+    _behind_screen(image, draw, view, seat, lang, 84)
+    _secrets(image, draw, view, seat, lang, 186)
+    y = 236
+    y = _moai_list(image, draw, view, lang, owned, True, y)
+    if peeked:
+        _moai_list(image, draw, view, lang, peeked, False, y)
+    return image
+
+
+def screen(view: dict[str, Any], seat: str, lang: str = "en") -> bytes:
+    """PNG bytes of ``seat``'s screen, from that seat's view."""
+    return encode_png(screen_canvas(view, seat, lang))
+
+
+def _known_moai(view: dict[str, Any], seat: str) -> tuple[list[str], list[str]]:
+    """Ahus with the seat's own moai, and ahus whose other owner the seat knows (a peek, or a
+    public owner)."""
+    owned = [a for a, spot in view["ahus"].items() if spot["moai"] and spot["owner"] == seat]
+    peeked = [a for a, spot in view["ahus"].items()
+              if spot["moai"] and spot["owner"] not in (None, seat)]
+    return owned, peeked
+
+
+def _piece(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
+           picture: Image.Image, text: str) -> float:
+    """A picture with its count or word beside it; returns where the next one starts."""
+    image.paste(picture, (round(x), round(y - picture.height / 2)), picture)
+    x += picture.width + 6
+    draw.text((x, y), text, font=font(20, True), fill=INK, anchor="lm")
+    return x + font(20, True).getlength(text) + 28
+
+
+COLUMNS = 3
+ENTRY_W = (WIDTH - 48) // COLUMNS
+ENTRY_H = 62
+
+
+def _list_height(ahus: list[str], always: bool) -> int:
+    """Height of a titled list of moai, three to a line."""
+    entries = len(ahus) or (1 if always else 0)
+    return 40 + -(-entries // COLUMNS) * ENTRY_H
+
+
+def _behind_screen(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                   seat: str, lang: str, top: int) -> None:
+    """Figures, markers, logs and bases behind the screen, then what is left in the urn."""
+    box = view["screen"]
+    draw.rounded_rectangle((16, top, WIDTH - 16, top + 90), radius=10, fill=PANEL)
+    draw.text((32, top + 20), t("render.giants.screen.behind", lang), font=font(18, True),
+              fill=MUTED, anchor="lm")
+    y = top + 58
+    x = _piece(image, draw, 32.0, y, art.counted("worker", seat, box["workers"]),
+               t("render.giants.screen.workers", lang))
+    word = "render.giants.screen.{}"
+    x = _piece(image, draw, x, y, art.figures(seat, 0, True, False),
+               t(word.format("here" if box["sorcerer"] else "away"), lang))
+    x = _piece(image, draw, x, y, art.figures(seat, 0, False, True),
+               t(word.format("here" if box["chief"] else "away"), lang))
+    x = _piece(image, draw, x, y, art.counted("marker", seat, box["markers"]),
+               t("render.giants.screen.markers", lang))
+    x = _piece(image, draw, x, y, art.logs(box["logs"]), t("render.giants.key.logs", lang))
+    _piece(image, draw, x, y, art.reservation(seat),
+           t("render.giants.screen.bases", lang, count=box["bases"]))
+    urn = view["urn"]
+    draw.text((WIDTH - 32, top + 20),
+              t("render.giants.screen.urn", lang, workers=urn["workers"], markers=urn["markers"]),
+              font=font(18), fill=INK, anchor="rm")
+
+
+def _secrets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: str,
+             lang: str, top: int) -> None:
+    """The sealed bid or end-of-round answer while only this seat knows it, else the public
+    prestige and rongo."""
+    face = font(20)
+    y = top + 16
+    bid, answer = view.get("my_bid"), view.get("my_endround")
+    if bid:
+        text = t("render.giants.screen.bid", lang)
+        draw.text((32, y), text, font=face, fill=INK, anchor="lm")
+        x = 44 + face.getlength(text)
+        x = _piece(image, draw, x, y, art.counted("marker", seat, bid["markers"]),
+                   t("render.giants.screen.markers", lang))
+        x = _piece(image, draw, x, y, art.counted("worker", seat, bid["workers"]),
+                   t("render.giants.screen.workers", lang))
+        if bid["chief"] or bid["sorcerer"]:
+            _piece(image, draw, x, y, art.figures(seat, 0, bool(bid["sorcerer"]),
+                                                  bool(bid["chief"])), "")
+    elif answer is not None:
+        text = t("render.giants.screen.answer", lang, mark=answer["mark"] or "-",
+                 recall=answer["recall"] or "-")
+        draw.text((32, y), fit_text(text, face, WIDTH - 64), font=face, fill=INK, anchor="lm")
+    else:
+        text = t("render.giants.screen.prestige", lang, prestige=view["scores"][seat],
+                 rongo=view["players"][seat]["rongo"])
+        draw.text((32, y), text, font=face, fill=INK, anchor="lm")
+
+
+def _moai_list(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+               lang: str, ahus: list[str], own: bool, top: int) -> int:
+    """The seat's own moai (ahu, size, points) or the owners it knows of others' moai, three
+    to a line; returns where the next part starts."""
+    title = "render.giants.screen.mine" if own else "render.giants.screen.known"
+    draw.text((32, top + 14), t(title, lang), font=font(18, True), fill=MUTED, anchor="lm")
+    y = top + 40
+    if not ahus:
+        draw.text((48, y + ENTRY_H / 2), t("render.giants.screen.none", lang), font=font(20),
+                  fill=INK, anchor="lm")
+    face = font(20)
+    for n, ahu_id in enumerate(ahus):
+        x = 32 + (n % COLUMNS) * ENTRY_W
+        row_y = y + (n // COLUMNS) * ENTRY_H
+        spot = view["ahus"][ahu_id]
+        size = view["items"][spot["moai"]]["size"]
+        pic = art.statue(size, spot["headdress"] is not None, spot["owner"])
+        image.paste(pic, (x + 8, round(row_y + ENTRY_H - 4 - pic.height)), pic)
+        if own:
+            data = _AHUS[ahu_id]
+            points = data["black"] * size + (data["red"] if spot["headdress"] else 0)
+            text = t("render.giants.screen.moai", lang, ahu=ahu_id, points=points)
+        else:
+            text = t("render.giants.screen.owner", lang, ahu=ahu_id,
+                     name=colour_name(spot["owner"], lang))
+        draw.text((x + 44, row_y + ENTRY_H / 2), fit_text(text, face, ENTRY_W - 52), font=face,
+                  fill=INK, anchor="lm")
+    return y + -(-max(len(ahus), 1) // COLUMNS) * ENTRY_H
