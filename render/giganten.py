@@ -1,0 +1,536 @@
+"""The Giganten board image (rules spec 4 and 7): a view -> PNG bytes, and a player's private hand.
+
+The landscape with its labels, the rail with its cost bands, the companies' price tables and the
+legend's titles never change, so they are drawn once (supersampled where shapes need smooth
+edges) and cached per language and seat count; a render copies that picture and adds only the
+pieces and values. Everything drawn comes from the view, so a public image cannot show a secret.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    INK,
+    PAPER,
+    RGB,
+    encode_png,
+    fit_text,
+    font,
+    legend_row,
+    paste_centred,
+    seat_names,
+    swatch,
+)
+from render.giganten_art import (
+    BLACK_LOCO,
+    CARD_H,
+    CARD_W,
+    CELL,
+    MUTED,
+    WHITE,
+    action_card,
+    chip_disc,
+    derrick,
+    hidden_tile,
+    locomotive,
+    price_marker,
+    spent_mark,
+    truck,
+)
+from render.i18n import t
+from rules.data import load
+
+DATA = load("giganten_data.json")
+ROWS: list[str] = DATA["rows"]
+COLUMNS: int = DATA["columns"]
+GRID: dict[str, str] = DATA["grid"]
+HARBOUR: int = DATA["rail"]["harbour"]
+ENTER_COST: dict[int, int] = {int(p): c for p, c in DATA["rail"]["enter_cost"].items()}
+PRICE_TABLE: list[int] = DATA["prices"]["table"]
+ZONES: dict[str, list[int]] = DATA["prices"]["zones"]
+COMPANIES: list[str] = [c["id"] for c in DATA["companies"]]
+CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in DATA["beige_cards"] + DATA["red_cards"]}
+
+WIDTH = 1280
+"""A little over the 1200 px minimum; fonts are 15 px or more, so >= 14 px at 1200 px wide."""
+SUPER = 2
+GRID_X = 44
+HEADER_H = 108
+GRID_Y = HEADER_H + 26
+GRID_W = COLUMNS * CELL
+GRID_H = len(ROWS) * CELL
+RAIL_Y = GRID_Y + GRID_H + 8
+TRACKS_Y = RAIL_Y + 52
+TRACK_H = 38
+ROW_H = 44
+CHIP_STEP = 62
+
+TERRAIN: dict[str, RGB] = {"flat": (240, 230, 196), "hill": (184, 200, 124),
+                           "mountain": (156, 138, 126)}
+BAND: dict[int, RGB] = {1: (228, 222, 206), 2: (206, 196, 172), 3: (180, 166, 138)}
+ZONE_FILL: dict[str, RGB] = {"red": (242, 184, 178), "white": (252, 252, 250),
+                             "blue": (184, 206, 240)}
+STRIPE: RGB = (238, 234, 224)
+LIT: RGB = (255, 236, 170)
+LEGEND = {"money": 290, "licences": 420, "derricks": 580, "loco": 720, "truck": 860,
+          "card": 970}
+FINAL = {"rank": 290, "cash": 400, "bonus": 560, "chips": 740, "total": 860}
+BADGE_X = 1060
+PRICE_X, PRICE_W = 248, 46
+STORE_X = 1000
+
+
+def cell_xy(label: str) -> tuple[int, int]:
+    """The top-left pixel of a space."""
+    return GRID_X + (int(label[1:]) - 1) * CELL, GRID_Y + ROWS.index(label[0]) * CELL
+
+
+def cell_centre(label: str) -> tuple[float, float]:
+    """The centre pixel of a space, where its piece is pasted."""
+    x, y = cell_xy(label)
+    return x + CELL / 2, y + CELL / 2
+
+
+def rail_x(position: int) -> float:
+    """Centre x of a rail position: level with its column; the harbour one step past column 20."""
+    return GRID_X + (position - 0.5) * CELL
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the parts below the landscape start, for a number of seats."""
+
+    seats: int
+
+    @property
+    def companies_y(self) -> int:
+        return TRACKS_Y + (self.seats + 1) * TRACK_H + 14
+
+    @property
+    def cards_y(self) -> int:
+        return self.companies_y + 24 + 3 * 48 + 14
+
+    @property
+    def legend_y(self) -> int:
+        return self.cards_y + 26 + CARD_H + 18
+
+    @property
+    def key_y(self) -> int:
+        return self.legend_y + 24 + self.seats * ROW_H + 16
+
+    @property
+    def height(self) -> int:
+        return self.key_y + 2 * 58 + 8
+
+    def company_row(self, i: int) -> int:
+        """Top of company i's row."""
+        return self.companies_y + 24 + i * 48
+
+
+def money(amount: int, lang: str) -> str:
+    """Dollars with thousands separators, in the language's money format."""
+    return t("render.giganten.money", lang, amount=f"{amount:,}")
+
+
+# --- the static layers -------------------------------------------------------------------------
+
+@cache
+def static_base(lang: str, seats: int, finished: bool) -> Image.Image:
+    """Everything that never changes for a language, seat count and stage of the game."""
+    layout = Layout(seats)
+    base = Image.new("RGB", (WIDTH, layout.height), PAPER)
+    base.paste(_landscape(), (0, GRID_Y - 26))
+    draw = ImageDraw.Draw(base)
+    _draw_rail_frame(draw, lang, seats)
+    _draw_company_frame(draw, layout, lang)
+    _draw_legend_frame(draw, layout, lang, finished)
+    _draw_key(base, draw, layout, lang)
+    return base
+
+
+@cache
+def _landscape() -> Image.Image:
+    """Terrain, grid and row/column labels, supersampled once."""
+    top = 26
+    w, h = WIDTH, GRID_H + top + 2
+    big = Image.new("RGB", (w * SUPER, h * SUPER), PAPER)
+    draw = ImageDraw.Draw(big)
+    k = SUPER
+    label = font(16 * k, True)
+    for r, row in enumerate(ROWS):
+        y0 = (top + r * CELL) * k
+        draw.text((GRID_X / 2 * k, y0 + CELL / 2 * k), row, font=label, fill=INK, anchor="mm")
+        draw.text(((GRID_X + GRID_W + 20) * k, y0 + CELL / 2 * k), row, font=label, fill=INK,
+                  anchor="mm")
+        for c in range(1, COLUMNS + 1):
+            terrain = GRID[f"{row}{c}"]
+            x0 = (GRID_X + (c - 1) * CELL) * k
+            draw.rectangle((x0, y0, x0 + CELL * k, y0 + CELL * k), fill=TERRAIN[terrain])
+            _terrain_mark(draw, terrain, x0, y0, k)
+    for c in range(1, COLUMNS + 1):
+        draw.text(((GRID_X + (c - 0.5) * CELL) * k, top / 2 * k), str(c), font=label, fill=INK,
+                  anchor="mm")
+    for i in range(len(ROWS) + 1):
+        y = (top + i * CELL) * k
+        draw.line([(GRID_X * k, y), ((GRID_X + GRID_W) * k, y)], fill=(90, 80, 70), width=k)
+    for i in range(COLUMNS + 1):
+        x = (GRID_X + i * CELL) * k
+        draw.line([(x, top * k), (x, (top + GRID_H) * k)], fill=(90, 80, 70), width=k)
+    draw.rectangle((GRID_X * k, top * k, (GRID_X + GRID_W) * k, (top + GRID_H) * k),
+                   outline=INK, width=2 * k)
+    return big.resize((w, h), Image.Resampling.LANCZOS)
+
+
+def _terrain_mark(draw: ImageDraw.ImageDraw, terrain: str, x0: float, y0: float, k: int) -> None:
+    """Hill humps and mountain peaks in a space's corners, so the terrain reads without colour."""
+    ink = (110, 126, 60) if terrain == "hill" else (92, 76, 66)
+    if terrain == "hill":
+        for dx in (5, 37):
+            draw.arc((x0 + dx * k, y0 + 44 * k, x0 + (dx + 16) * k, y0 + 60 * k), 180, 360,
+                     fill=ink, width=2 * k)
+    elif terrain == "mountain":
+        for dx in (4, 38):
+            draw.polygon([(x0 + dx * k, y0 + 55 * k), (x0 + (dx + 8) * k, y0 + 43 * k),
+                          (x0 + (dx + 16) * k, y0 + 55 * k)], fill=ink)
+
+
+def _draw_rail_frame(draw: ImageDraw.ImageDraw, lang: str, seats: int) -> None:
+    """Position numbers on their cost bands, the band captions and the empty tracks."""
+    small, bold = font(15), font(15, True)
+    for p in range(1, HARBOUR + 1):
+        x0 = GRID_X + (p - 1) * CELL
+        fill = BAND.get(ENTER_COST.get(p, 0), PAPER)
+        draw.rectangle((x0, RAIL_Y, x0 + CELL, RAIL_Y + 24), fill=fill, outline=(150, 140, 120))
+        draw.text((x0 + CELL / 2, RAIL_Y + 12), "⚓" if p == HARBOUR else str(p), font=bold,
+                  fill=INK, anchor="mm")
+    bands: dict[int, list[int]] = {}
+    for p, cost in ENTER_COST.items():
+        bands.setdefault(cost, []).append(p)
+    for cost, positions in bands.items():
+        left = GRID_X + (min(positions) - 1) * CELL
+        right = GRID_X + max(positions) * CELL
+        draw.line([(left + 4, RAIL_Y + 30), (right - 4, RAIL_Y + 30)], fill=MUTED, width=2)
+        draw.text(((left + right) / 2, RAIL_Y + 40), t("render.giganten.rail.band", lang,
+                                                        mp=cost),
+                  font=small, fill=INK, anchor="mm")
+    draw.text((GRID_X + CELL / 2, RAIL_Y + 40), t("render.giganten.rail.start", lang),
+              font=small, fill=INK, anchor="mm")
+    for i in range(seats + 1):
+        y = TRACKS_Y + i * TRACK_H + TRACK_H / 2
+        end = rail_x(HARBOUR if i == 0 else COLUMNS) + CELL / 2
+        if i % 2 == 0:
+            draw.rectangle((16, y - TRACK_H / 2, end, y + TRACK_H / 2), fill=STRIPE)
+        for p in range(1, (HARBOUR if i == 0 else COLUMNS) + 1):
+            x = rail_x(p)
+            draw.line([(x - 20, y + 13), (x + 20, y + 13)], fill=(150, 130, 110), width=3)
+        draw.line([(GRID_X + 2, y + 12), (end - 2, y + 12)], fill=(90, 80, 70), width=2)
+
+
+def _draw_company_frame(draw: ImageDraw.ImageDraw, layout: Layout, lang: str) -> None:
+    """Column titles, company names and the three price tables coloured by zone."""
+    head, name, cell = font(16, True), font(16, True), font(16)
+    y = layout.companies_y + 12
+    legend_row(draw, y, [(16, t("render.giganten.col.company", lang)),
+                         (PRICE_X, t("render.giganten.col.price", lang)),
+                         (STORE_X, t("render.giganten.col.storage", lang))], head, MUTED)
+    for i, company in enumerate(COMPANIES):
+        top = layout.company_row(i)
+        if i % 2 == 0:
+            draw.rectangle((16, top, WIDTH - 16, top + 48), fill=STRIPE)
+        draw.text((22, top + 14), fit_text(t(f"render.giganten.company.{company}", lang), name,
+                                           PRICE_X - 30),
+                  font=name, fill=INK, anchor="lm")
+        for j, price in enumerate(PRICE_TABLE):
+            x0 = PRICE_X + j * PRICE_W
+            draw.rectangle((x0, top + 6, x0 + PRICE_W, top + 42), fill=ZONE_FILL[_zone(price)],
+                           outline=(120, 110, 100))
+            draw.text((x0 + PRICE_W / 2, top + 24), thousands(price), font=cell, fill=INK,
+                      anchor="mm")
+
+
+def thousands(price: int) -> str:
+    """A price in thousands of dollars, short enough for a cell of the price table."""
+    return f"{price / 1000:g}"
+
+
+def _zone(price: int) -> str:
+    """The price table's zone of a price: it colours the cell (and steers the die)."""
+    return next(z for z, (low, high) in ZONES.items() if low <= price <= high)
+
+
+def _draw_legend_frame(draw: ImageDraw.ImageDraw, layout: Layout, lang: str,
+                       finished: bool) -> None:
+    """Column titles and row stripes of the player legend (final accounting once finished)."""
+    columns = FINAL if finished else LEGEND
+    group = "final" if finished else "col"
+    legend_row(draw, layout.legend_y + 12,
+               [(x, t(f"render.giganten.{group}.{key}", lang)) for key, x in columns.items()],
+               font(16, True), MUTED)
+    for i in range(layout.seats):
+        top = layout.legend_y + 24 + i * ROW_H
+        if i % 2 == 0:
+            draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=STRIPE)
+    draw.text((16, layout.cards_y + 12), t("render.giganten.cards.title", lang),
+              font=font(16, True), fill=MUTED, anchor="lm")
+
+
+def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, lang: str) -> None:
+    """What each colour, piece and mark means, on two lines."""
+    face = font(16)
+    lines: list[list[tuple[Image.Image, str]]] = [
+        [(_terrain_swatch(name), f"terrain.{name}") for name in TERRAIN]
+        + [(hidden_tile("", kind, None, ()), f"tile{kind}") for kind in (1, 2, 3)],
+        [(hidden_tile("", 3, 4, ("red", "blue")), "peeked"), (derrick("", "grey", 3), "derrick"),
+         (spent_mark(), "spent"), (truck("grey"), "truck"), (locomotive("grey", 7), "loco"),
+         (locomotive(BLACK_LOCO, None), "black")],
+    ]
+    for n, line in enumerate(lines):
+        y = layout.key_y + 29 + n * 58
+        x = 20
+        for icon, key in line:
+            paste_centred(base, icon, (x + icon.width / 2, y))
+            x += icon.width + 8
+            text = t(f"render.giganten.key.{key}", lang)
+            draw.text((x, y), text, font=face, fill=INK, anchor="lm")
+            x += round(face.getlength(text)) + 22
+
+
+@cache
+def _terrain_swatch(terrain: str) -> Image.Image:
+    """A small space of one terrain for the key."""
+    big = Image.new("RGB", (CELL * SUPER, CELL * SUPER), TERRAIN[terrain])
+    draw = ImageDraw.Draw(big)
+    _terrain_mark(draw, terrain, 0, 0, SUPER)
+    draw.rectangle((0, 0, CELL * SUPER - 1, CELL * SUPER - 1), outline=INK, width=SUPER)
+    return big.resize((40, 40), Image.Resampling.LANCZOS).convert("RGBA")
+
+
+# --- a render ----------------------------------------------------------------------------------
+
+def canvas(view: dict[str, Any], lang: str = "en",
+           names: dict[str, str] | None = None) -> Image.Image:
+    """The finished board picture of a Giganten view (the view is only read)."""
+    seats = view["seats"]
+    layout = Layout(len(seats))
+    image = static_base(lang, len(seats), bool(view["finished"])).copy()
+    draw = ImageDraw.Draw(image)
+    shown = seat_names(seats, lang, names)
+    _draw_spaces(image, view)
+    _draw_trucks(image, view)
+    _draw_locomotives(image, draw, view, lang, shown)
+    _draw_companies(image, draw, view, layout, lang)
+    _draw_cards(image, draw, view, layout, lang, shown)
+    _draw_header(draw, view, lang, shown)
+    _draw_legend(draw, view, layout, lang, shown)
+    return image
+
+
+def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None) -> bytes:
+    """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board)."""
+    return encode_png(canvas(view, lang, names))
+
+
+def hand(view: dict[str, Any], seat: str, lang: str = "en",
+         names: dict[str, str] | None = None) -> bytes:
+    """PNG bytes of ``seat``'s private hand, for a direct message: drawn from its own view."""
+    from render.giganten_hand import hand_canvas
+
+    return encode_png(hand_canvas(view, seat, lang, names))
+
+
+def peekers(view: dict[str, Any], label: str) -> tuple[str, ...]:
+    """The seats that have looked at a tile, in seat order (public: spec 7.1)."""
+    return tuple(s for s in view["seats"] if label in view["players"][s]["peeked"])
+
+
+def _draw_spaces(image: Image.Image, view: dict[str, Any]) -> None:
+    """Face-down tiles, derricks and dry wells; unused spaces stay bare terrain."""
+    for label, space in view["spaces"].items():
+        centre = cell_centre(label)
+        if space["state"] == "hidden":
+            paste_centred(image, hidden_tile(label, space["type"], space["value"],
+                                             peekers(view, label)), centre)
+        elif space["state"] == "derrick":
+            paste_centred(image, derrick(label, space["owner"], space["chips"]), centre)
+        elif space["state"] == "spent":
+            paste_centred(image, spent_mark(), centre)
+
+
+def _draw_trucks(image: Image.Image, view: dict[str, Any]) -> None:
+    """Trucks on the board; a truck off the board shows only in the legend."""
+    for seat in view["seats"]:
+        label = view["players"][seat]["truck"]
+        if label:
+            paste_centred(image, truck(seat), cell_centre(label))
+
+
+def _draw_locomotives(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                      lang: str, shown: dict[str, str]) -> None:
+    """The black train on the top track, then each seat's locomotive on its own track."""
+    tracks = [(BLACK_LOCO, view["black_loco"]),
+              *((s, view["players"][s]["loco"]) for s in view["seats"])]
+    for i, (colour, position) in enumerate(tracks):
+        y = TRACKS_Y + i * TRACK_H + TRACK_H / 2
+        swatch(draw, (20, round(y) - 12, 40, round(y) + 8), colour)
+        paste_centred(image, locomotive(colour, position), (rail_x(position), y - 2))
+
+
+def _draw_companies(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                    layout: Layout, lang: str) -> None:
+    """Price markers, each seat's stored chips, and a frame round the company being auctioned."""
+    auction = view.get("auction")
+    bold = font(16, True)
+    for i, company in enumerate(COMPANIES):
+        top = layout.company_row(i)
+        price = view["prices"][company]
+        j = PRICE_TABLE.index(price)
+        x0 = PRICE_X + j * PRICE_W
+        draw.rectangle((x0 + 1, top + 7, x0 + PRICE_W - 1, top + 41), fill=INK)
+        draw.text((x0 + PRICE_W / 2, top + 24), thousands(price), font=bold, fill=WHITE,
+                  anchor="mm")
+        paste_centred(image, price_marker(), (x0 + PRICE_W / 2, top + 24))
+        draw.text((22, top + 35), money(price, lang), font=bold, fill=INK, anchor="lm")
+        for n, seat in enumerate(view["seats"]):
+            count = view["players"][seat]["storage"][company]
+            paste_centred(image, chip_disc(seat, count, faded=count == 0),
+                          (STORE_X + 17 + n * CHIP_STEP, top + 24))
+        if auction and auction["company"] == company:
+            draw.rectangle((12, top - 2, WIDTH - 12, top + 50), outline=INK, width=3)
+
+
+def _card_lines(card: str, lang: str) -> tuple[str, str, str]:
+    """An action card in words: id (and the black train's advance), licences and MP, special."""
+    data = CARDS[card]
+    first = card
+    if "black" in data:
+        first = t("render.giganten.card.red", lang, card=card, black=data["black"])
+    second = t("render.giganten.card.numbers", lang, licences=data["licences"], mp=data["mp"])
+    special = data["special"]
+    third = (t(f"render.giganten.special.{special['kind']}", lang, n=special["value"])
+             if special else t("render.giganten.special.none", lang))
+    return first, second, third
+
+
+def _draw_cards(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                layout: Layout, lang: str, shown: dict[str, str]) -> None:
+    """The cards on display, then each seat's taken card in round order, with its holder."""
+    cards: list[tuple[str, str | None, str]] = [
+        (card, None, t("render.giganten.cards.display", lang)) for card in view["display"]]
+    cards += [(view["players"][s]["card"], s, shown[s]) for s in view["order"]
+              if view["players"][s]["card"]]
+    y = layout.cards_y + 26 + CARD_H / 2
+    if not cards:
+        draw.text((16, y), t("render.giganten.cards.none", lang), font=font(17), fill=MUTED,
+                  anchor="lm")
+    for i, (card, holder, strip) in enumerate(cards):
+        picture = action_card(_card_lines(card, lang), card.startswith("r"), holder, strip)
+        paste_centred(image, picture, (16 + CARD_W / 2 + i * (CARD_W + 18), y))
+
+
+def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str,
+                 shown: dict[str, str]) -> None:
+    """Round and action; the status line (who acts, the auction); supply and draw piles."""
+    title = t("render.round", lang, round=view["round"]) + " · " + \
+        t(f"render.giganten.phase.{view['phase']}", lang)
+    draw.text((20, 26), fit_text(title, font(26, True), 760), font=font(26, True), fill=INK,
+              anchor="lm")
+    supply = (t("render.giganten.supply_unlimited", lang) if view["supply"] is None
+              else t("render.giganten.supply", lang, n=view["supply"]))
+    draw.text((WIDTH - 20, 26), fit_text(supply, font(18, True), 440), font=font(18, True),
+              fill=INK, anchor="rm")
+    draw.text((20, 60), fit_text(status_text(view, lang, shown), font(20, True), WIDTH - 40),
+              font=font(20, True), fill=INK, anchor="lm")
+    decks = view["decks"]
+    piles = t("render.giganten.piles", lang, beige=decks["beige_draw"], red=decks["red_draw"],
+              licences=decks["licence_draw"], ones=decks["licence_discard"].get("1", 0),
+              twos=decks["licence_discard"].get("2", 0))
+    draw.text((20, 90), fit_text(piles, font(16), WIDTH - 40), font=font(16), fill=MUTED,
+              anchor="lm")
+
+
+def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
+    """Who must act now and on what, or how the game ended, in words."""
+    if view["finished"]:
+        winners = [shown[w] for w in view["winners"]]
+        key = "render.winner" if len(winners) == 1 else "render.winners"
+        return f"{t(key, lang, names=winners)} · {t('render.giganten.end', lang)}"
+    decision = view["decision"]
+    pending = view["pending"]
+    if pending == ["*"]:
+        subject = view.get("subject")
+        return t(f"render.giganten.chance.{decision}", lang,
+                 name=shown.get(subject, "") if subject else "",
+                 **_auction_params(view, lang, shown))
+    name = shown[pending[0]] if pending else ""
+    params: dict[str, Any] = {"name": name, **_auction_params(view, lang, shown)}
+    if view.get("turn"):
+        params["mp"] = view["turn"]["mp_left"]
+    return t(f"render.giganten.status.{decision}", lang, **params)
+
+
+def _auction_params(view: dict[str, Any], lang: str, shown: dict[str, str]) -> dict[str, Any]:
+    """The running auction's company and high bid, for the status templates."""
+    auction = view.get("auction")
+    if not auction:
+        return {}
+    return {"company": t(f"render.giganten.company.{auction['company']}", lang),
+            "bid": auction["high_bid"],
+            "high": (t("render.giganten.auction.high", lang, bid=auction["high_bid"],
+                       name=shown[auction["high_bidder"]])
+                     if auction["high_bidder"] else t("render.giganten.auction.no_bid", lang))}
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], layout: Layout, lang: str,
+                 shown: dict[str, str]) -> None:
+    """A row per seat: name, then its public holdings (or its final accounting), then a badge."""
+    value, bold = font(20), font(20, True)
+    for i, seat in enumerate(view["seats"]):
+        top = layout.legend_y + 24 + i * ROW_H
+        y = top + ROW_H // 2
+        if seat in view["pending"] or seat in view["winners"]:
+            draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=LIT, outline=INK, width=2)
+        swatch(draw, (24, y - 13, 50, y + 13), seat)
+        draw.text((62, y), fit_text(shown[seat], bold, 220), font=bold, fill=INK, anchor="lm")
+        legend_row(draw, y, _legend_values(view, seat, lang), value)
+        badge = _badge(view, seat, lang)
+        if badge:
+            draw.text((BADGE_X, y), fit_text(badge, bold, WIDTH - 24 - BADGE_X), font=bold,
+                      fill=INK, anchor="lm")
+
+
+def _legend_values(view: dict[str, Any], seat: str, lang: str) -> list[tuple[int, str]]:
+    """A seat's public holdings, or its final accounting once the game is over."""
+    result = view.get("result")
+    if view["finished"] and result:
+        row = result[seat]
+        return [(FINAL["rank"], str(row["rank"])), (FINAL["cash"], money(row["cash"], lang)),
+                (FINAL["bonus"], money(row["derrick_bonus"], lang)),
+                (FINAL["chips"], str(row["chips"])), (FINAL["total"], money(row["total"], lang))]
+    p = view["players"][seat]
+    return [(LEGEND["money"], money(p["money"], lang)),
+            (LEGEND["licences"], str(p["licence_cards"])),
+            (LEGEND["derricks"], str(p["derricks_in_hand"])),
+            (LEGEND["loco"], str(p["loco"])),
+            (LEGEND["truck"], p["truck"] or t("render.giganten.truck_off", lang)),
+            (LEGEND["card"], p["card"] or "–")]
+
+
+def _badge(view: dict[str, Any], seat: str, lang: str) -> str:
+    """Winner, to act, or the seat's standing in the running auction."""
+    if seat in view["winners"]:
+        return "★ " + t("render.badge.winner", lang)
+    if seat in view["pending"]:
+        return "▶ " + t("render.badge.to_act", lang)
+    auction = view.get("auction")
+    if auction and seat in auction["eligible"]:
+        if auction["high_bidder"] == seat:
+            return t("render.giganten.badge.high", lang, bid=auction["high_bid"])
+        if seat in auction["active"]:
+            return t("render.giganten.badge.bidding", lang)
+        return t("render.giganten.badge.out", lang)
+    return ""

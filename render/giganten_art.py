@@ -1,0 +1,213 @@
+"""Small pictures for the Giganten images: tiles, derricks, trucks, locomotives, cards, chips.
+
+Each is drawn once per distinct look (supersampled by ``render.common.sprite``) and cached, so a
+render only pastes finished pictures. Everything here is drawn from what a view shows.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from render.common import INK, RGB, fit_text, font, mix, seat_colour, sprite
+
+CELL = 58
+"""Side of a landscape space in pixels."""
+TILE = 46
+"""Side of a tile or derrick on its space."""
+
+WHITE: RGB = (255, 255, 255)
+MUTED: RGB = (96, 96, 104)
+OIL: RGB = (30, 26, 24)
+GOLD: RGB = (250, 204, 60)
+TILE_FILL: dict[int, RGB] = {1: (92, 70, 54), 2: (150, 36, 36), 3: (56, 52, 78)}
+"""Face-down tiles by type: brown, red (the two-derrick tiles), slate."""
+BLACK_LOCO = "black"
+CARD_BEIGE: RGB = (240, 226, 196)
+CARD_RED: RGB = (236, 176, 168)
+CARD_W, CARD_H = 232, 88
+
+
+def _derrick_shape(draw: ImageDraw.ImageDraw, x: float, y: float, h: float, fill: RGB,
+                   outline: RGB, k: int) -> None:
+    """A derrick tower, ``h`` tall, with its foot centred at (x, y + h): a lattice triangle."""
+    w = h * 0.62
+    top = (x, y)
+    left, right = (x - w / 2, y + h), (x + w / 2, y + h)
+    draw.polygon([top, right, left], fill=fill, outline=outline, width=max(1, round(k * 1.5)))
+    for share in (0.45, 0.75):
+        yy = y + h * share
+        half = w / 2 * share
+        draw.line([(x - half, yy), (x + half, yy)], fill=outline, width=max(1, k))
+    draw.line([(x - w * 0.2, y + h * 0.45), (x + w * 0.37, y + h)], fill=outline,
+              width=max(1, k))
+
+
+@cache
+def hidden_tile(label: str, kind: int, value: int | None, peekers: tuple[str, ...]) -> Image.Image:
+    """A face-down tile: its label, one small derrick per derrick it gives (or, only if the view
+    knows it, its value in a gold disc) and dots in the colours of those who have looked at it.
+    It leaves a frame of the space free, so the terrain (its entry cost) still shows."""
+    size = TILE
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rounded_rectangle((0, 0, size * k - 1, size * k - 1), radius=6 * k,
+                               fill=TILE_FILL[kind], outline=INK, width=2 * k)
+        draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=WHITE,
+                  anchor="mm")
+        if value is not None:
+            cx, cy = size / 2, 27
+            draw.ellipse(((cx - 9) * k, (cy - 9) * k, (cx + 9) * k, (cy + 9) * k),
+                         fill=GOLD, outline=INK, width=k)
+            draw.text((cx * k, (cy + 0.5) * k), str(value), font=font(15 * k, True), fill=INK,
+                      anchor="mm")
+        else:
+            step = 13
+            x0 = size / 2 - (kind - 1) * step / 2
+            for i in range(kind):
+                _derrick_shape(draw, (x0 + i * step) * k, 18 * k, 15 * k, WHITE, INK, k)
+        for i, seat in enumerate(peekers):
+            cx, cy = 8 + i * 10, size - 6
+            draw.ellipse(((cx - 5) * k, (cy - 5) * k, (cx + 5) * k, (cy + 5) * k),
+                         fill=seat_colour(seat).fill, outline=WHITE, width=k)
+    return sprite(size, size, paint)
+
+
+@cache
+def derrick(label: str, owner: str, chips: int) -> Image.Image:
+    """A built derrick on its space: the owner's tint, the label, the tower in the owner's colour
+    and the chips still in it on a black oil drop."""
+    pal = seat_colour(owner)
+    size = TILE
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rounded_rectangle((0, 0, size * k - 1, size * k - 1), radius=6 * k, fill=pal.tint,
+                               outline=pal.fill, width=3 * k)
+        draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=INK, anchor="mm")
+        _derrick_shape(draw, 13 * k, 18 * k, 24 * k, pal.fill, INK, k)
+        draw.ellipse((23 * k, 20 * k, 43 * k, 40 * k), fill=OIL, outline=WHITE, width=k)
+        draw.text((33 * k, 30.5 * k), str(chips), font=font(15 * k, True), fill=WHITE,
+                  anchor="mm")
+    return sprite(size, size, paint)
+
+
+@cache
+def spent_mark() -> Image.Image:
+    """A dry well: a faint tower outline where a derrick has run out."""
+    size = CELL - 16
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        _derrick_shape(draw, size / 2 * k, 4 * k, (size - 8) * k, (0, 0, 0, 0), MUTED, k)
+    return sprite(size, size, paint)
+
+
+@cache
+def truck(colour: str) -> Image.Image:
+    """A seat's truck: body and cab in its colour, dark wheels, a white rim to lift it off the
+    terrain."""
+    pal = seat_colour(colour)
+    w, h = 50, 36
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rounded_rectangle((1 * k, 3 * k, 33 * k, 27 * k), radius=3 * k, fill=pal.fill,
+                               outline=WHITE, width=3 * k)
+        draw.rounded_rectangle((31 * k, 10 * k, 49 * k, 27 * k), radius=4 * k, fill=pal.fill,
+                               outline=WHITE, width=3 * k)
+        draw.rectangle((37 * k, 13 * k, 45 * k, 18 * k), fill=WHITE)
+        draw.rounded_rectangle((3 * k, 5 * k, 31 * k, 25 * k), radius=2 * k, outline=INK,
+                               width=k)
+        for cx in (11, 40):
+            draw.ellipse(((cx - 6) * k, 23 * k, (cx + 6) * k, 35 * k), fill=INK,
+                         outline=WHITE, width=k)
+    return sprite(w, h, paint)
+
+
+@cache
+def locomotive(colour: str, position: int | None) -> Image.Image:
+    """A locomotive in the seat's colour (black for the black train) with its position on the
+    boiler, so the position reads without counting columns."""
+    pal = seat_colour(colour)
+    w, h = 58, 34
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rectangle((4 * k, 9 * k, 12 * k, 14 * k), fill=pal.fill, outline=WHITE, width=k)
+        draw.rounded_rectangle((1 * k, 12 * k, 41 * k, 31 * k), radius=3 * k, fill=pal.fill,
+                               outline=WHITE, width=2 * k)
+        draw.rectangle((39 * k, 3 * k, 57 * k, 31 * k), fill=pal.fill, outline=WHITE,
+                       width=2 * k)
+        draw.rectangle((44 * k, 8 * k, 52 * k, 15 * k), fill=WHITE)
+        for cx in (48,):
+            draw.ellipse(((cx - 4) * k, 25 * k, (cx + 4) * k, 33 * k), fill=INK, outline=WHITE,
+                         width=k)
+        if position is not None:
+            draw.text((21 * k, 22 * k), str(position), font=font(16 * k, True), fill=pal.ink,
+                      anchor="mm")
+    return sprite(w, h, paint)
+
+
+@cache
+def chip_disc(colour: str, count: int, faded: bool = False) -> Image.Image:
+    """A seat's chips in one storage area: a disc in its colour with the number of chips."""
+    pal = seat_colour(colour)
+    fill = mix(pal.fill, WHITE, 0.6) if faded else pal.fill
+    ink = MUTED if faded else pal.ink
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.ellipse((k, k, 33 * k, 33 * k), fill=fill, outline=OIL, width=2 * k)
+        draw.text((17 * k, 17.5 * k), str(count), font=font(18 * k, True), fill=ink, anchor="mm")
+    return sprite(34, 34, paint)
+
+
+@cache
+def price_marker() -> Image.Image:
+    """The price marker: a gold ring with a dark rim around the current price."""
+    w, h = 54, 44
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rounded_rectangle((k, k, (w - 1) * k, (h - 1) * k), radius=7 * k, outline=OIL,
+                               width=6 * k)
+        draw.rounded_rectangle((2 * k, 2 * k, (w - 2) * k, (h - 2) * k), radius=6 * k,
+                               outline=GOLD, width=3 * k)
+    return sprite(w, h, paint)
+
+
+@cache
+def licence_card(value: int) -> Image.Image:
+    """A sales licence card, face up, with its value."""
+    w, h = 54, 78
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        fill = (226, 236, 214) if value == 1 else (204, 224, 240)
+        draw.rounded_rectangle((k, k, (w - 1) * k, (h - 1) * k), radius=6 * k, fill=fill,
+                               outline=INK, width=2 * k)
+        draw.text((w / 2 * k, h / 2 * k), str(value), font=font(36 * k, True), fill=INK,
+                  anchor="mm")
+    return sprite(w, h, paint)
+
+
+@cache
+def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
+                strip_text: str) -> Image.Image:
+    """An action card: a strip on top in its holder's colour (neutral while on display), the card
+    id, its licences and MP, and its special."""
+    w, h = CARD_W, CARD_H
+    top = seat_colour(strip) if strip else None
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rounded_rectangle((k, k, (w - 1) * k, (h - 1) * k), radius=8 * k,
+                               fill=CARD_RED if red else CARD_BEIGE, outline=INK, width=2 * k)
+        fill = top.fill if top else (120, 110, 96)
+        ink = top.ink if top else WHITE
+        draw.rounded_rectangle((k, k, (w - 1) * k, 24 * k), radius=8 * k, fill=fill)
+        draw.rectangle((k, 14 * k, (w - 1) * k, 24 * k), fill=fill)
+        bold, plain = font(15 * k, True), font(15 * k)
+        draw.text((10 * k, 13 * k), fit_text(strip_text, bold, (w - 20) * k), font=bold,
+                  fill=ink, anchor="lm")
+        draw.text((10 * k, 40 * k), fit_text(lines[0], bold, (w - 20) * k), font=bold, fill=INK,
+                  anchor="lm")
+        draw.text((10 * k, 58 * k), fit_text(lines[1], plain, (w - 20) * k), font=plain,
+                  fill=INK, anchor="lm")
+        draw.text((10 * k, 76 * k), fit_text(lines[2], plain, (w - 20) * k), font=plain,
+                  fill=INK, anchor="lm")
+    return sprite(w, h, paint)

@@ -1,0 +1,98 @@
+"""A Giganten player's private image: licence hand, tiles looked at, action card (for a DM).
+
+It is drawn from that seat's own view only, so it can never show another seat's secrets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import INK, PAPER, fit_text, font, paste_centred, seat_names, swatch
+from render.giganten import WIDTH, _card_lines
+from render.giganten_art import (
+    CARD_H,
+    CARD_W,
+    CELL,
+    MUTED,
+    action_card,
+    hidden_tile,
+    licence_card,
+)
+from render.i18n import t
+
+MARGIN = 24
+CARD_STEP = 62
+TILE_STEP = 96
+SECTION_GAP = 22
+
+
+def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
+                names: dict[str, str] | None = None) -> Image.Image:
+    """The private picture of ``seat``; ``view`` must be that seat's own view."""
+    you = view.get("you")
+    if not you or you["seat"] != seat:
+        raise ValueError(f"the view is not {seat}'s own view")
+    shown = seat_names(view["seats"], lang, names)
+    licences: list[int] = you["licences"]
+    peeked: list[str] = view["players"][seat]["peeked"]
+    per_row = (WIDTH - 2 * MARGIN) // TILE_STEP
+    tile_rows = max(1, -(-len(peeked) // per_row))
+    height = 70 + 40 + 90 + SECTION_GAP + 40 + tile_rows * 90 + SECTION_GAP + 40 + CARD_H + 30
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    bold, head, plain = font(26, True), font(20, True), font(17)
+
+    swatch(draw, (MARGIN, 20, MARGIN + 30, 50), seat)
+    title = t("render.giganten.hand.title", lang, name=shown[seat])
+    draw.text((MARGIN + 44, 35), fit_text(title, bold, 700), font=bold, fill=INK, anchor="lm")
+    when = t("render.round", lang, round=view["round"]) + " · " + \
+        t(f"render.giganten.phase.{view['phase']}", lang)
+    draw.text((WIDTH - MARGIN, 35), fit_text(when, plain, 440), font=plain, fill=MUTED,
+              anchor="rm")
+
+    y = 90
+    text = (t("render.giganten.hand.licences", lang, count=len(licences),
+              ones=licences.count(1), twos=licences.count(2), total=sum(licences))
+            if licences else t("render.giganten.hand.no_licences", lang))
+    draw.text((MARGIN, y), text, font=head, fill=INK, anchor="lm")
+    y += 24
+    step = CARD_STEP if len(licences) < 2 else min(
+        CARD_STEP, (WIDTH - 2 * MARGIN - 54) / (len(licences) - 1))
+    for i, value in enumerate(licences):
+        paste_centred(image, licence_card(value), (MARGIN + 27 + i * step, y + 40))
+    y += 90 + SECTION_GAP
+
+    draw.text((MARGIN, y), t("render.giganten.hand.peeked", lang), font=head, fill=INK,
+              anchor="lm")
+    y += 24
+    if not peeked:
+        draw.text((MARGIN, y + 20), t("render.giganten.hand.no_peeked", lang), font=plain,
+                  fill=MUTED, anchor="lm")
+    for i, label in enumerate(peeked):
+        space = view["spaces"][label]
+        x = MARGIN + CELL / 2 + (i % per_row) * TILE_STEP
+        top = y + (i // per_row) * 90
+        paste_centred(image, _tile_picture(label, space), (x, top + 30))
+        caption = t(f"render.giganten.hand.state.{space['state']}", lang)
+        draw.text((x, top + 72), fit_text(caption, font(15), TILE_STEP - 6), font=font(15),
+                  fill=MUTED, anchor="mm")
+    y += tile_rows * 90 + SECTION_GAP
+
+    draw.text((MARGIN, y), t("render.giganten.hand.card", lang), font=head, fill=INK,
+              anchor="lm")
+    y += 24
+    card = view["players"][seat]["card"]
+    if card:
+        picture = action_card(_card_lines(card, lang), card.startswith("r"), seat, shown[seat])
+        paste_centred(image, picture, (MARGIN + CARD_W / 2, y + CARD_H / 2))
+    else:
+        draw.text((MARGIN, y + 20), t("render.giganten.hand.no_card", lang), font=plain,
+                  fill=MUTED, anchor="lm")
+    return image
+
+
+def _tile_picture(label: str, space: dict[str, Any]) -> Image.Image:
+    """A tile as the seat saw it: face down with the value it learned, whatever became of it."""
+    return hidden_tile(label, space["type"], space["value"], ())
