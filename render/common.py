@@ -1,7 +1,12 @@
 """Helpers shared by every game's board image: fonts, seat colours, sprites, text, legends, PNG.
 
-Images must read well on a phone, so the shipped DejaVu fonts are used at 14 px or more and the
-seat colours are strong enough to tell apart on a small screen, each with a readable ink colour.
+Images must read well on a phone, so the shipped fonts are used at 14 px or more and the seat
+colours are strong enough to tell apart on a small screen, each with a readable ink colour.
+
+Fonts: DejaVu draws Latin, Cyrillic, digits and every board label; it has no Chinese glyphs, so
+translated text in Chinese (and any text that contains Chinese characters, such as a player's
+name) uses the shipped WenQuanYi Micro Hei. Labels a player types (A1, S01, ahu names) and
+numbers on pieces keep DejaVu in every language, so they look the same everywhere.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -27,13 +33,62 @@ HIGHLIGHT: RGB = (236, 0, 140)
 """Marks what a player may choose now; unlike every seat colour."""
 
 
+CJK_FONT = "wqy-microhei.ttc"
+"""WenQuanYi Micro Hei (Simplified and Traditional Chinese, Latin, digits): one weight only."""
+CJK_LANGUAGES = frozenset({"zh"})
+"""Languages whose text needs the CJK font."""
+
+
+class _Heavier(ImageFont.FreeTypeFont):
+    """A font with one weight drawn bolder: each glyph gets a thin outline in its own ink.
+
+    Pillow draws text from ``getmask2``; widening the glyphs there (by a fortieth of the size)
+    makes every ``draw.text`` with this font bold, while widths are measured as before.
+    """
+
+    def getmask2(self, text: str | bytes, mode: str = "", direction: str | None = None,
+                 features: list[str] | None = None, language: str | None = None,
+                 stroke_width: float = 0, anchor: str | None = None, ink: int = 0,
+                 start: tuple[float, float] | None = None, *args: Any,
+                 **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        return super().getmask2(text, mode, direction, features, language,
+                                stroke_width or self.size / 40, anchor, ink, start, *args,
+                                **kwargs)
+
+
+def font(size: int, bold: bool = False, lang: str = "en") -> ImageFont.FreeTypeFont:
+    """The shipped font for text in ``lang`` at ``size`` px (never below MIN_FONT), loaded once.
+
+    DejaVu for every language but Chinese; Chinese gets the CJK font, which has a single
+    weight, so its bold is drawn heavier (see ``_Heavier``).
+    """
+    return _load(size, bold, lang in CJK_LANGUAGES)
+
+
 @cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The shipped DejaVu font at ``size`` px (never below MIN_FONT), loaded once per size."""
+def _load(size: int, bold: bool, cjk: bool) -> ImageFont.FreeTypeFont:
     if size < MIN_FONT:
         raise ValueError(f"font size {size} is below the readable minimum {MIN_FONT}")
+    if cjk:
+        face = _Heavier if bold else ImageFont.FreeTypeFont
+        return face(str(FONT_DIR / CJK_FONT), size, index=0)
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def _is_cjk(char: str) -> bool:
+    """Whether a character is Chinese (or other CJK) script, punctuation or full-width form."""
+    code = ord(char)
+    return (0x2E80 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0xFE30 <= code <= 0xFE4F
+            or 0xFF00 <= code <= 0xFFEF or 0x20000 <= code <= 0x3FFFF)
+
+
+def text_lang(text: str, lang: str) -> str:
+    """The language whose font can draw ``text``: ``lang``, or Chinese when the text holds
+    Chinese characters (a player's name, say) that DejaVu cannot show."""
+    if lang not in CJK_LANGUAGES and any(_is_cjk(c) for c in text):
+        return "zh"
+    return lang
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from render.common import (
     seat_names,
     sprite,
     swatch,
+    text_lang,
 )
 from render.i18n import t
 from rules.data import load
@@ -320,7 +321,7 @@ def _draw_ahu_text(image: Image.Image, draw: ImageDraw.ImageDraw, ahu_id: str,
 def _draw_legend_frame(base: Image.Image, lang: str, seats: int, final: bool) -> None:
     """Column titles, row stripes and the symbol key: everything in the legend but the values."""
     draw = ImageDraw.Draw(base)
-    head = font(16, True)
+    head = font(16, True, lang)
     columns = FINAL_COLUMNS if final else COLUMNS
     for key, x in columns.items():
         if key != "status":
@@ -362,7 +363,7 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -
          (_key_hex(VILLAGE), "village"),
          (_key_hex(HUT), "hut")],
     ]
-    face = font(16)
+    face = font(16, lang=lang)
     for n, entries in enumerate(lines):
         x, yy = 24, y + n * KEY_LINE
         for icon, key in entries:
@@ -496,19 +497,20 @@ def _draw_ahus(image: Image.Image, view: dict[str, Any]) -> None:
 def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                  lang: str, shown: dict[str, str]) -> None:
     """Round and phase top left, with this round's dice and first player."""
-    draw.text((24, 20), t("render.round", lang, round=view["round"]), font=font(30, True),
-              fill=WHITE, anchor="lt")
-    draw.text((24, 60), t(f"render.giants.phase.{view['phase']}", lang), font=font(20),
-              fill=WHITE, anchor="lt")
+    draw.text((24, 20), t("render.round", lang, round=view["round"]),
+              font=font(30, True, lang), fill=WHITE, anchor="lt")
+    draw.text((24, 60), t(f"render.giants.phase.{view['phase']}", lang),
+              font=font(20, lang=lang), fill=WHITE, anchor="lt")
     first = view["order"][0] if view["order"] else None
     if first and not view["finished"]:
-        draw.text((24, 140), fit_text(t("render.giants.first", lang, name=shown[first]),
-                                      font(18), HEADER_BOX[2] - 30),
-                  font=font(18), fill=WHITE, anchor="lm")
-    if view["dice"]:
-        draw.text((24, 106), t("render.giants.dice", lang), font=font(18), fill=WHITE,
+        text = t("render.giants.first", lang, name=shown[first])
+        face = font(18, lang=text_lang(text, lang))
+        draw.text((24, 140), fit_text(text, face, HEADER_BOX[2] - 30), font=face, fill=WHITE,
                   anchor="lm")
-        x = 34 + font(18).getlength(t("render.giants.dice", lang))
+    if view["dice"]:
+        face = font(18, lang=lang)
+        draw.text((24, 106), t("render.giants.dice", lang), font=face, fill=WHITE, anchor="lm")
+        x = 34 + face.getlength(t("render.giants.dice", lang))
         for face in view["dice"]:
             paste_centred(image, art.die(face), (x + 14, 106))
             x += 34
@@ -519,7 +521,7 @@ def _draw_supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
     """The supplies bottom right: moai by size, headdresses, logs and rongo halves."""
     supply = view["supply"]
     x0, y0, _, _ = SUPPLY_BOX
-    draw.text((x0 + 4, y0 + 4), t("render.giants.supply", lang), font=font(18, True),
+    draw.text((x0 + 4, y0 + 4), t("render.giants.supply", lang), font=font(18, True, lang),
               fill=WHITE, anchor="lt")
     face = font(18, True)
     x, base = x0 + 8, y0 + 88
@@ -548,7 +550,7 @@ def _draw_offer(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         return
     x0, y0, x1, _ = OFFER_BOX
     draw.text((x0 + 4, y0 + 4), t("render.giants.offer", lang, hex=MOAI_QUARRY),
-              font=font(18, True), fill=WHITE, anchor="lt")
+              font=font(18, True, lang), fill=WHITE, anchor="lt")
     x, base = x0 + 8, y0 + 112
     face = font(18, True)
     for size in view["offer"]:
@@ -563,9 +565,10 @@ def _draw_offer(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
 def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str,
                  shown: dict[str, str]) -> None:
     """One line under the board: who must act now and on what, or who won."""
-    face = font(22, True)
-    draw.text((24, STATUS_Y), fit_text(status_text(view, lang, shown), face, WIDTH - 48),
-              font=face, fill=INK, anchor="lm")
+    text = status_text(view, lang, shown)
+    face = font(22, True, text_lang(text, lang))
+    draw.text((24, STATUS_Y), fit_text(text, face, WIDTH - 48), font=face, fill=INK,
+              anchor="lm")
 
 
 def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
@@ -589,7 +592,7 @@ def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
 def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                  lang: str, shown: dict[str, str]) -> None:
     """A row per seat: swatch, name, then the public holdings (or the final points)."""
-    bold = font(20, True)
+    bold = font(20, True, lang)
     final = bool(view["finished"])
     columns = FINAL_COLUMNS if final else COLUMNS
     for i, seat in enumerate(view["seats"]):
@@ -598,7 +601,8 @@ def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
                            outline=INK, width=2)
         swatch(draw, (26, y - 14, 54, y + 14), seat)
-        draw.text((66, y), fit_text(shown[seat], bold, columns["prestige"] - 80), font=bold,
+        name = font(20, True, text_lang(shown[seat], lang))
+        draw.text((66, y), fit_text(shown[seat], name, columns["prestige"] - 80), font=name,
                   fill=INK, anchor="lm")
         if final:
             _final_row(draw, view, seat, y)

@@ -36,9 +36,9 @@ def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Im
     title = t("render.giants.screen.title", lang, name=colour_name(seat, lang))
     sub = t("render.round", lang, round=view["round"]) + " · " + t(
         f"render.giants.phase.{view['phase']}", lang)
-    draw.text((24, 32), fit_text(title, font(28, True), 700), font=font(28, True), fill=pal.ink,
-              anchor="lm")
-    draw.text((WIDTH - 24, 32), sub, font=font(20), fill=pal.ink, anchor="rm")
+    draw.text((24, 32), fit_text(title, font(28, True, lang), 700), font=font(28, True, lang),
+              fill=pal.ink, anchor="lm")
+    draw.text((WIDTH - 24, 32), sub, font=font(20, lang=lang), fill=pal.ink, anchor="rm")
     _behind_screen(image, draw, view, seat, lang, 84)
     _secrets(image, draw, view, seat, lang, 186)
     y = 236
@@ -63,12 +63,13 @@ def _known_moai(view: dict[str, Any], seat: str) -> tuple[list[str], list[str]]:
 
 
 def _piece(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
-           picture: Image.Image, text: str) -> float:
+           picture: Image.Image, text: str, lang: str = "en") -> float:
     """A picture with its count or word beside it; returns where the next one starts."""
     image.paste(picture, (round(x), round(y - picture.height / 2)), picture)
     x += picture.width + 6
-    draw.text((x, y), text, font=font(20, True), fill=INK, anchor="lm")
-    return x + font(20, True).getlength(text) + 28
+    face = font(20, True, lang)
+    draw.text((x, y), text, font=face, fill=INK, anchor="lm")
+    return x + face.getlength(text) + 28
 
 
 COLUMNS = 3
@@ -87,32 +88,33 @@ def _behind_screen(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
     """Figures, markers, logs and bases behind the screen, then what is left in the urn."""
     box = view["screen"]
     draw.rounded_rectangle((16, top, WIDTH - 16, top + 90), radius=10, fill=PANEL)
-    draw.text((32, top + 20), t("render.giants.screen.behind", lang), font=font(18, True),
-              fill=MUTED, anchor="lm")
+    draw.text((32, top + 20), t("render.giants.screen.behind", lang),
+              font=font(18, True, lang), fill=MUTED, anchor="lm")
     y = top + 58
     x = _piece(image, draw, 32.0, y, art.counted("worker", seat, box["workers"]),
-               t("render.giants.screen.workers", lang))
+               t("render.giants.screen.workers", lang), lang)
     word = "render.giants.screen.{}"
     x = _piece(image, draw, x, y, art.figures(seat, 0, True, False),
-               t(word.format("here" if box["sorcerer"] else "away"), lang))
+               t(word.format("here" if box["sorcerer"] else "away"), lang), lang)
     x = _piece(image, draw, x, y, art.figures(seat, 0, False, True),
-               t(word.format("here" if box["chief"] else "away"), lang))
+               t(word.format("here" if box["chief"] else "away"), lang), lang)
     x = _piece(image, draw, x, y, art.counted("marker", seat, box["markers"]),
-               t("render.giants.screen.markers", lang))
-    x = _piece(image, draw, x, y, art.logs(box["logs"]), t("render.giants.key.logs", lang))
+               t("render.giants.screen.markers", lang), lang)
+    x = _piece(image, draw, x, y, art.logs(box["logs"]), t("render.giants.key.logs", lang),
+               lang)
     _piece(image, draw, x, y, art.reservation(seat),
-           t("render.giants.screen.bases", lang, count=box["bases"]))
+           t("render.giants.screen.bases", lang, count=box["bases"]), lang)
     urn = view["urn"]
     draw.text((WIDTH - 32, top + 20),
               t("render.giants.screen.urn", lang, workers=urn["workers"], markers=urn["markers"]),
-              font=font(18), fill=INK, anchor="rm")
+              font=font(18, lang=lang), fill=INK, anchor="rm")
 
 
 def _secrets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: str,
              lang: str, top: int) -> None:
     """The sealed bid or end-of-round answer while only this seat knows it, else the public
     prestige and rongo."""
-    face = font(20)
+    face = font(20, lang=lang)
     y = top + 16
     bid, answer = view.get("my_bid"), view.get("my_endround")
     if bid:
@@ -120,9 +122,9 @@ def _secrets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
         draw.text((32, y), text, font=face, fill=INK, anchor="lm")
         x = 44 + face.getlength(text)
         x = _piece(image, draw, x, y, art.counted("marker", seat, bid["markers"]),
-                   t("render.giants.screen.markers", lang))
+                   t("render.giants.screen.markers", lang), lang)
         x = _piece(image, draw, x, y, art.counted("worker", seat, bid["workers"]),
-                   t("render.giants.screen.workers", lang))
+                   t("render.giants.screen.workers", lang), lang)
         if bid["chief"] or bid["sorcerer"]:
             _piece(image, draw, x, y, art.figures(seat, 0, bool(bid["sorcerer"]),
                                                   bool(bid["chief"])), "")
@@ -141,12 +143,13 @@ def _moai_list(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
     """The seat's own moai (ahu, size, points) or the owners it knows of others' moai, three
     to a line; returns where the next part starts."""
     title = "render.giants.screen.mine" if own else "render.giants.screen.known"
-    draw.text((32, top + 14), t(title, lang), font=font(18, True), fill=MUTED, anchor="lm")
+    draw.text((32, top + 14), t(title, lang), font=font(18, True, lang), fill=MUTED,
+              anchor="lm")
     y = top + 40
+    face = font(20, lang=lang)
     if not ahus:
-        draw.text((48, y + ENTRY_H / 2), t("render.giants.screen.none", lang), font=font(20),
+        draw.text((48, y + ENTRY_H / 2), t("render.giants.screen.none", lang), font=face,
                   fill=INK, anchor="lm")
-    face = font(20)
     for n, ahu_id in enumerate(ahus):
         x = 32 + (n % COLUMNS) * ENTRY_W
         row_y = y + (n // COLUMNS) * ENTRY_H

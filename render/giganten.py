@@ -25,6 +25,7 @@ from render.common import (
     paste_centred,
     seat_names,
     swatch,
+    text_lang,
 )
 from render.giganten_art import (
     BLACK_LOCO,
@@ -201,7 +202,7 @@ def _terrain_mark(draw: ImageDraw.ImageDraw, terrain: str, x0: float, y0: float,
 
 def _draw_rail_frame(draw: ImageDraw.ImageDraw, lang: str, seats: int) -> None:
     """Position numbers on their cost bands, the band captions and the empty tracks."""
-    small, bold = font(15), font(15, True)
+    small, bold = font(15, lang=lang), font(15, True)
     for p in range(1, HARBOUR + 1):
         x0 = GRID_X + (p - 1) * CELL
         fill = BAND.get(ENTER_COST.get(p, 0), PAPER)
@@ -233,7 +234,7 @@ def _draw_rail_frame(draw: ImageDraw.ImageDraw, lang: str, seats: int) -> None:
 
 def _draw_company_frame(draw: ImageDraw.ImageDraw, layout: Layout, lang: str) -> None:
     """Column titles, company names and the three price tables coloured by zone."""
-    head, name, cell = font(16, True), font(16, True), font(16)
+    head, name, cell = font(16, True, lang), font(16, True), font(16)
     y = layout.companies_y + 12
     legend_row(draw, y, [(16, t("render.giganten.col.company", lang)),
                          (PRICE_X, t("render.giganten.col.price", lang)),
@@ -270,18 +271,18 @@ def _draw_legend_frame(draw: ImageDraw.ImageDraw, layout: Layout, lang: str,
     group = "final" if finished else "col"
     legend_row(draw, layout.legend_y + 12,
                [(x, t(f"render.giganten.{group}.{key}", lang)) for key, x in columns.items()],
-               font(16, True), MUTED)
+               font(16, True, lang), MUTED)
     for i in range(layout.seats):
         top = layout.legend_y + 24 + i * ROW_H
         if i % 2 == 0:
             draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=STRIPE)
     draw.text((16, layout.cards_y + 12), t("render.giganten.cards.title", lang),
-              font=font(16, True), fill=MUTED, anchor="lm")
+              font=font(16, True, lang), fill=MUTED, anchor="lm")
 
 
 def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, lang: str) -> None:
     """What each colour, piece and mark means, on two lines."""
-    face = font(16)
+    face = font(16, lang=lang)
     lines: list[list[tuple[Image.Image, str]]] = [
         [(_terrain_swatch(name), f"terrain.{name}") for name in TERRAIN]
         + [(hidden_tile("", kind, None, ()), f"tile{kind}") for kind in (1, 2, 3)],
@@ -425,10 +426,11 @@ def _draw_cards(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
               if view["players"][s]["card"]]
     y = layout.cards_y + 26 + CARD_H / 2
     if not cards:
-        draw.text((16, y), t("render.giganten.cards.none", lang), font=font(17), fill=MUTED,
-                  anchor="lm")
+        draw.text((16, y), t("render.giganten.cards.none", lang), font=font(17, lang=lang),
+                  fill=MUTED, anchor="lm")
     for i, (card, holder, strip) in enumerate(cards):
-        picture = action_card(_card_lines(card, lang), card.startswith("r"), holder, strip)
+        picture = action_card(_card_lines(card, lang), card.startswith("r"), holder, strip,
+                              lang)
         paste_centred(image, picture, (16 + CARD_W / 2 + i * (CARD_W + 18), y))
 
 
@@ -437,20 +439,21 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str,
     """Round and action; the status line (who acts, the auction); supply and draw piles."""
     title = t("render.round", lang, round=view["round"]) + " · " + \
         t(f"render.giganten.phase.{view['phase']}", lang)
-    draw.text((20, 26), fit_text(title, font(26, True), 760), font=font(26, True), fill=INK,
-              anchor="lm")
+    face = font(26, True, lang)
+    draw.text((20, 26), fit_text(title, face, 760), font=face, fill=INK, anchor="lm")
     supply = (t("render.giganten.supply_unlimited", lang) if view["supply"] is None
               else t("render.giganten.supply", lang, n=view["supply"]))
-    draw.text((WIDTH - 20, 26), fit_text(supply, font(18, True), 440), font=font(18, True),
-              fill=INK, anchor="rm")
-    draw.text((20, 60), fit_text(status_text(view, lang, shown), font(20, True), WIDTH - 40),
-              font=font(20, True), fill=INK, anchor="lm")
+    face = font(18, True, lang)
+    draw.text((WIDTH - 20, 26), fit_text(supply, face, 440), font=face, fill=INK, anchor="rm")
+    status = status_text(view, lang, shown)
+    face = font(20, True, text_lang(status, lang))
+    draw.text((20, 60), fit_text(status, face, WIDTH - 40), font=face, fill=INK, anchor="lm")
     decks = view["decks"]
     piles = t("render.giganten.piles", lang, beige=decks["beige_draw"], red=decks["red_draw"],
               licences=decks["licence_draw"], ones=decks["licence_discard"].get("1", 0),
               twos=decks["licence_discard"].get("2", 0))
-    draw.text((20, 90), fit_text(piles, font(16), WIDTH - 40), font=font(16), fill=MUTED,
-              anchor="lm")
+    face = font(16, lang=lang)
+    draw.text((20, 90), fit_text(piles, face, WIDTH - 40), font=face, fill=MUTED, anchor="lm")
 
 
 def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
@@ -487,16 +490,21 @@ def _auction_params(view: dict[str, Any], lang: str, shown: dict[str, str]) -> d
 
 def _draw_legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], layout: Layout, lang: str,
                  shown: dict[str, str]) -> None:
-    """A row per seat: name, then its public holdings (or its final accounting), then a badge."""
-    value, bold = font(20), font(20, True)
+    """A row per seat: name, then its public holdings (or its final accounting), then a badge.
+
+    Numbers, money and labels keep the label font in every language; words use the language's."""
+    bold = font(20, True, lang)
     for i, seat in enumerate(view["seats"]):
         top = layout.legend_y + 24 + i * ROW_H
         y = top + ROW_H // 2
         if seat in view["pending"] or seat in view["winners"]:
             draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=LIT, outline=INK, width=2)
         swatch(draw, (24, y - 13, 50, y + 13), seat)
-        draw.text((62, y), fit_text(shown[seat], bold, 220), font=bold, fill=INK, anchor="lm")
-        legend_row(draw, y, _legend_values(view, seat, lang), value)
+        name = font(20, True, text_lang(shown[seat], lang))
+        draw.text((62, y), fit_text(shown[seat], name, 220), font=name, fill=INK, anchor="lm")
+        for x, text in _legend_values(view, seat, lang):
+            face = font(20, lang=text_lang(text, "en"))
+            draw.text((x, y), text, font=face, fill=INK, anchor="lm")
         badge = _badge(view, seat, lang)
         if badge:
             draw.text((BADGE_X, y), fit_text(badge, bold, WIDTH - 24 - BADGE_X), font=bold,

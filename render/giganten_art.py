@@ -10,7 +10,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, RGB, fit_text, font, mix, seat_colour, sprite
+from render.common import INK, RGB, fit_text, font, mix, seat_colour, sprite, text_lang
 
 CELL = 58
 """Side of a landscape space in pixels."""
@@ -188,9 +188,9 @@ def licence_card(value: int) -> Image.Image:
 
 @cache
 def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
-                strip_text: str) -> Image.Image:
+                strip_text: str, lang: str = "en") -> Image.Image:
     """An action card: a strip on top in its holder's colour (neutral while on display), the card
-    id, its licences and MP, and its special."""
+    id, its licences and MP, and its special; the words in ``lang``'s font."""
     w, h = CARD_W, CARD_H
     top = seat_colour(strip) if strip else None
 
@@ -201,8 +201,10 @@ def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
         ink = top.ink if top else WHITE
         draw.rounded_rectangle((k, k, (w - 1) * k, 24 * k), radius=8 * k, fill=fill)
         draw.rectangle((k, 14 * k, (w - 1) * k, 24 * k), fill=fill)
-        bold, plain = font(15 * k, True), font(15 * k)
-        draw.text((10 * k, 13 * k), fit_text(strip_text, bold, (w - 20) * k), font=bold,
+        head = font(15 * k, True, text_lang(strip_text, lang))
+        bold = font(15 * k, True, text_lang(lines[0], "en"))
+        plain = font(15 * k, lang=lang)
+        draw.text((10 * k, 13 * k), fit_text(strip_text, head, (w - 20) * k), font=head,
                   fill=ink, anchor="lm")
         draw.text((10 * k, 40 * k), fit_text(lines[0], bold, (w - 20) * k), font=bold, fill=INK,
                   anchor="lm")

@@ -9,7 +9,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, PAPER, fit_text, font, paste_centred, seat_names, swatch
+from render.common import (
+    INK,
+    PAPER,
+    fit_text,
+    font,
+    paste_centred,
+    seat_names,
+    swatch,
+    text_lang,
+)
 from render.giganten import WIDTH, _card_lines
 from render.giganten_art import (
     CARD_H,
@@ -42,10 +51,11 @@ def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
     height = 70 + 40 + 90 + SECTION_GAP + 40 + tile_rows * 90 + SECTION_GAP + 40 + CARD_H + 30
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
-    bold, head, plain = font(26, True), font(20, True), font(17)
+    head, plain = font(20, True, lang), font(17, lang=lang)
 
     swatch(draw, (MARGIN, 20, MARGIN + 30, 50), seat)
     title = t("render.giganten.hand.title", lang, name=shown[seat])
+    bold = font(26, True, text_lang(title, lang))
     draw.text((MARGIN + 44, 35), fit_text(title, bold, 700), font=bold, fill=INK, anchor="lm")
     when = t("render.round", lang, round=view["round"]) + " · " + \
         t(f"render.giganten.phase.{view['phase']}", lang)
@@ -76,8 +86,8 @@ def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
         top = y + (i // per_row) * 90
         paste_centred(image, _tile_picture(label, space), (x, top + 30))
         caption = t(f"render.giganten.hand.state.{space['state']}", lang)
-        draw.text((x, top + 72), fit_text(caption, font(15), TILE_STEP - 6), font=font(15),
-                  fill=MUTED, anchor="mm")
+        draw.text((x, top + 72), fit_text(caption, font(15, lang=lang), TILE_STEP - 6),
+                  font=font(15, lang=lang), fill=MUTED, anchor="mm")
     y += tile_rows * 90 + SECTION_GAP
 
     draw.text((MARGIN, y), t("render.giganten.hand.card", lang), font=head, fill=INK,
@@ -85,7 +95,8 @@ def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
     y += 24
     card = view["players"][seat]["card"]
     if card:
-        picture = action_card(_card_lines(card, lang), card.startswith("r"), seat, shown[seat])
+        picture = action_card(_card_lines(card, lang), card.startswith("r"), seat, shown[seat],
+                              lang)
         paste_centred(image, picture, (MARGIN + CARD_W / 2, y + CARD_H / 2))
     else:
         draw.text((MARGIN, y + 20), t("render.giganten.hand.no_card", lang), font=plain,

@@ -18,6 +18,8 @@ from rules.core import IllegalAction
 I18N_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
 LANGUAGES = ("en", "es", "zh", "ru")
 DEFAULT = "en"
+LIST_SEPARATOR = {"zh": "、"}
+"""How a list given as a parameter is joined, where a language differs from ", "."""
 
 
 @cache
@@ -44,16 +46,16 @@ def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
     template = catalogue(lang).get(key) or catalogue(DEFAULT).get(key)
     if template is None:
         return key
-    shown = {k: _show(v) for k, v in params.items()}
+    shown = {k: _show(v, lang) for k, v in params.items()}
     try:
         return template.format(**shown)
     except (KeyError, IndexError, ValueError):
         return template
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, lang: str = DEFAULT) -> str:
     if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value)
+        return LIST_SEPARATOR.get(lang, ", ").join(str(v) for v in value)
     if value is None:
         return "-"
     return str(value)

@@ -29,6 +29,7 @@ from render.common import (
     seat_names,
     sprite,
     swatch,
+    text_lang,
 )
 from render.i18n import t
 from rules.data import load
@@ -239,7 +240,7 @@ def _overlay() -> Image.Image:
 def _draw_legend_frame(base: Image.Image, lang: str, seats: int) -> None:
     """Column titles, row stripes and the symbol key: everything in the legend but the values."""
     draw = ImageDraw.Draw(base)
-    head = font(16, True)
+    head = font(16, True, lang)
     legend_row(draw, TABLE_Y, [(x, t(f"render.makemake.col.{key}", lang))
                                for key, x in COLUMNS.items() if key != "badge"], head, MUTED)
     for i in range(seats):
@@ -256,7 +257,7 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -
         (hex_ring(GOLD, 16, 4), "sacred"), (makemake_figure(36), "makemake"),
         (site_pill("S01", None), "site"),
         (hex_ring(HIGHLIGHT, 16, 4), "choice")]
-    x, face = 24, font(18)
+    x, face = 24, font(18, lang=lang)
     for icon, key in icons:
         paste_centred(base, icon, (x + icon.width / 2, y))
         x += icon.width + 8
@@ -341,30 +342,31 @@ def _draw_offered_sites(image: Image.Image, view: dict[str, Any]) -> None:
 def _draw_corners(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                   lang: str, shown: dict[str, str]) -> None:
     """Round and phase top left; Moai supply and Make Make's holder top right (on the sea)."""
-    draw.text((24, 22), t("render.round", lang, round=view["round"]), font=font(30, True),
-              fill=WHITE, anchor="lt")
-    draw.text((24, 64), t(f"render.makemake.phase.{view['phase']}", lang), font=font(22),
-              fill=WHITE, anchor="lt")
+    draw.text((24, 22), t("render.round", lang, round=view["round"]),
+              font=font(30, True, lang), fill=WHITE, anchor="lt")
+    draw.text((24, 64), t(f"render.makemake.phase.{view['phase']}", lang),
+              font=font(22, lang=lang), fill=WHITE, anchor="lt")
     right = WIDTH - 24
     draw.ellipse((right - 52, 16, right + 12, 80), fill=STONE)
     paste_centred(image, moai(52), (right - 20, 48))
-    draw.text((right - 62, 40), t("render.makemake.moai_supply", lang), font=font(18),
-              fill=WHITE, anchor="rm")
+    draw.text((right - 62, 40), t("render.makemake.moai_supply", lang),
+              font=font(18, lang=lang), fill=WHITE, anchor="rm")
     draw.text((right - 62, 66), str(view["moai_left"]), font=font(26, True), fill=WHITE,
               anchor="rm")
     holder = view["makemake"]
     text = (t("render.makemake.holder", lang, name=shown[holder]) if holder
             else t("render.makemake.on_centre", lang))
-    draw.text((right, 110), fit_text(text, font(18), 280), font=font(18), fill=WHITE,
-              anchor="rm")
+    face = font(18, lang=text_lang(text, lang))
+    draw.text((right, 110), fit_text(text, face, 280), font=face, fill=WHITE, anchor="rm")
 
 
 def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str,
                  shown: dict[str, str]) -> None:
     """One line under the board: who acts and what they must choose, or how the game ended."""
-    draw.text((24, STATUS_Y), fit_text(status_text(view, lang, shown), font(22, True),
-                                       WIDTH - 48),
-              font=font(22, True), fill=INK, anchor="lm")
+    text = status_text(view, lang, shown)
+    face = font(22, True, text_lang(text, lang))
+    draw.text((24, STATUS_Y), fit_text(text, face, WIDTH - 48), font=face, fill=INK,
+              anchor="lm")
 
 
 def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
@@ -384,17 +386,21 @@ def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
 
 def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                  lang: str, shown: dict[str, str]) -> None:
-    """A row per seat: swatch, name, progress, reserve, sacred count, Make Make, badge."""
-    value, bold = font(22), font(22, True)
+    """A row per seat: swatch, name, progress, reserve, sacred count, Make Make, badge.
+
+    Numbers keep the label font in every language; words use the language's font."""
+    value, words, bold = font(22), font(22, lang=lang), font(22, True, lang)
     for i, seat in enumerate(view["seats"]):
         y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
         if seat in view["pending"] or seat in view["winners"]:
             draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=(255, 236, 170),
                            outline=INK, width=2)
         swatch(draw, (26, y - 14, 54, y + 14), seat)
-        draw.text((66, y), fit_text(shown[seat], bold, COLUMNS["progress"] - 80), font=bold,
+        name = font(22, True, text_lang(shown[seat], lang))
+        draw.text((66, y), fit_text(shown[seat], name, COLUMNS["progress"] - 80), font=name,
                   fill=INK, anchor="lm")
-        legend_row(draw, y, _legend_values(view, seat, lang), value)
+        legend_row(draw, y, _legend_values(view, seat), value)
+        legend_row(draw, y, [(COLUMNS["chief"], _chief_place(view, seat, lang))], words)
         if view["makemake"] == seat:
             paste_centred(image, makemake_figure(36), (COLUMNS["makemake"] + 18, y))
         badge = _badge(view, seat, lang)
@@ -402,12 +408,12 @@ def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             draw.text((COLUMNS["badge"], y), badge, font=bold, fill=INK, anchor="lm")
 
 
-def _legend_values(view: dict[str, Any], seat: str, lang: str) -> list[tuple[int, str]]:
+def _legend_values(view: dict[str, Any], seat: str) -> list[tuple[int, str]]:
+    """A seat's counts (its chief's place is in words, see ``_chief_place``)."""
     reserve = view["reserves"][seat]
     return [
         (COLUMNS["progress"], f"{view['scores'][seat]} / 6"),
         (COLUMNS["tokens"], str(reserve["tokens"])),
-        (COLUMNS["chief"], _chief_place(view, seat, lang)),
         (COLUMNS["manu"], str(reserve["manu"])),
         (COLUMNS["sacred"], str(view["holdings"][seat]["sacred"])),
     ]
