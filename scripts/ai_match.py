@@ -22,7 +22,8 @@ from rules.record import Game, parse_header
 from rules.registry import game_module
 
 
-def play(name: str, seats: int, greedy_seat: int, seed: int, options: list[str]) -> Game:
+def play(name: str, seats: int, greedy_seat: int | None, seed: int, options: list[str]) -> Game:
+    """One game; the seat numbered ``greedy_seat`` is greedy, every other seat random."""
     module = game_module(name)
     colours = module.COLOURS[:seats]
     game = Game.start(parse_header(" ".join(["game", name, *colours, *options, f"seed={seed}"])))
@@ -31,7 +32,8 @@ def play(name: str, seats: int, greedy_seat: int, seed: int, options: list[str])
         game.draw_chance()
         for seat in game.pending():
             if seat != CHANCE:
-                level = "greedy" if seat == colours[greedy_seat] else "random"
+                greedy = greedy_seat is not None and seat == colours[greedy_seat]
+                level = "greedy" if greedy else "random"
                 game.apply(seat, choose(module, game.state, seat, level, rng))
     return game
 

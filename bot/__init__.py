@@ -1,0 +1,22 @@
+"""Hosting: the discord.py adapter, the session host and the SQLite store.
+
+``create_bot(settings)`` builds the whole bot without connecting; ``python -m bot`` runs it and the
+tests hand it to the offline simulator.
+"""
+
+from __future__ import annotations
+
+from bot.bot import GameBot
+from bot.settings import Settings
+
+
+def create_bot(settings: Settings | None = None) -> GameBot:
+    """The bot with its extensions, buttons, store and clock wired in; nothing connects yet.
+
+    Without ``settings`` they are read from the environment (:meth:`Settings.from_env`). The
+    store opens, games reload and slash commands sync when the bot logs in (``setup_hook``).
+    """
+    return GameBot(settings or Settings.from_env())
+
+
+__all__ = ["GameBot", "Settings", "create_bot"]

@@ -1,0 +1,61 @@
+"""Bot configuration: read from the environment in production, built in code by tests."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.clock import Clock, system_clock
+from render.i18n import LANGUAGES
+from render.i18n import language as i18n_language
+
+
+def random_seed() -> int:
+    """A fresh secret seed for a new game's chance and AI moves."""
+    return secrets.randbelow(2**31)
+
+
+@dataclass
+class Settings:
+    """Everything the bot needs to run; nothing here reaches the network by itself."""
+
+    token: str | None = None
+    db_path: Path = Path("data/games.sqlite3")
+    language: str = "en"
+    log_level: str = "INFO"
+    clock: Clock = system_clock
+    seed_source: Callable[[], int] = random_seed
+    sync_commands: bool = True
+    """Upload the slash commands to Discord at start-up (global, or to ``guild_id`` only)."""
+    guild_id: int | None = None
+    """Sync commands to this one server only: they appear at once, handy while developing."""
+    timer_tick: float = 30.0
+    """Seconds between two looks at the turn deadlines."""
+    extensions: tuple[str, ...] = field(
+        default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.timers"))
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Settings from environment variables (see the README for the list)."""
+        env = os.environ if env is None else env
+        language = env.get("BOT_LANGUAGE", "").strip().lower()
+        if language and language not in LANGUAGES:
+            raise ValueError(
+                f"BOT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        if not language:
+            # LANGUAGE is also the system's gettext list (``en_US:en``): read it leniently.
+            first = env.get("LANGUAGE", "").split(":")[0].strip().replace("_", "-")
+            language = i18n_language(first)
+        guild = env.get("GUILD_ID", "").strip()
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip() or None,
+            db_path=Path(env.get("GAMES_DB", "").strip() or "data/games.sqlite3"),
+            language=language,
+            log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
+            sync_commands=env.get("SYNC_COMMANDS", "yes").strip().lower()
+            not in ("0", "no", "false"),
+            guild_id=int(guild) if guild else None,
+        )

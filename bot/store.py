@@ -1,0 +1,327 @@
+"""The SQLite store: games, seats, the append-only action log and the latest snapshot.
+
+One file, WAL mode, ``PRAGMA user_version`` for the schema. Every applied action is written with
+its snapshot in one transaction (:meth:`Store.append_action`), so a crash leaves an action either
+applied or not, never half. The store knows nothing of Discord or of any game's rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.clock import Clock, stamp, system_clock
+
+SCHEMA_VERSION = 2
+ACTIVE = ("lobby", "running")
+STATUSES = ("lobby", "running", "finished", "aborted")
+
+_SCHEMA_1 = """
+CREATE TABLE games (
+    id          INTEGER PRIMARY KEY,
+    channel_id  INTEGER NOT NULL,
+    guild_id    INTEGER,
+    game        TEXT    NOT NULL,
+    options     TEXT    NOT NULL DEFAULT '',
+    seed        INTEGER NOT NULL,
+    header      TEXT,
+    status      TEXT    NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'aborted')),
+    creator_id  INTEGER NOT NULL,
+    language    TEXT    NOT NULL,
+    ai_level    TEXT    NOT NULL,
+    created_at  TEXT    NOT NULL,
+    updated_at  TEXT    NOT NULL
+);
+CREATE UNIQUE INDEX one_active_game_per_channel
+    ON games (channel_id) WHERE status IN ('lobby', 'running');
+CREATE TABLE seats (
+    game_id   INTEGER NOT NULL REFERENCES games (id),
+    colour    TEXT    NOT NULL,
+    user_id   INTEGER,
+    ai_level  TEXT,
+    name      TEXT    NOT NULL DEFAULT '',
+    joined    INTEGER NOT NULL,
+    PRIMARY KEY (game_id, colour),
+    CHECK ((user_id IS NULL) <> (ai_level IS NULL))
+);
+CREATE TABLE actions (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    seq      INTEGER NOT NULL,
+    line     TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE snapshots (
+    game_id  INTEGER PRIMARY KEY REFERENCES games (id),
+    seq      INTEGER NOT NULL,
+    state    TEXT    NOT NULL
+);
+"""
+
+_TURN_TIMERS = """
+ALTER TABLE games ADD COLUMN turn_seconds INTEGER;
+ALTER TABLE games ADD COLUMN deadline_at TEXT;
+ALTER TABLE games ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0;
+"""
+
+MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS}
+"""``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    game: str
+    options: str
+    seed: int
+    header: str | None
+    status: str
+    creator_id: int
+    language: str
+    ai_level: str
+    created_at: str
+    updated_at: str
+    turn_seconds: int | None = None
+    """Time each turn may take; None: no deadline."""
+    deadline_at: str | None = None
+    """When the pending humans' time runs out (absolute, from the injected clock)."""
+    reminded: int = 0
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    colour: str
+    user_id: int | None
+    ai_level: str | None
+    joined: int
+    name: str = ""
+    """The player's display name when they joined: images cannot show mentions."""
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    state: dict[str, Any]
+
+
+async def run(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] = ()) -> int | None:
+    """Execute one statement and close its cursor at once (an open cursor blocks COMMIT);
+    returns the last inserted row id."""
+    async with db.execute(sql, params) as cur:
+        return cur.lastrowid
+
+
+async def migrate(db: aiosqlite.Connection) -> int:
+    """Bring the schema to :data:`SCHEMA_VERSION`, one step per transaction; returns the version."""
+    async with db.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    version = row[0] if row else 0
+    if version > SCHEMA_VERSION:
+        raise RuntimeError(
+            f"the games database has schema {version}, newer than this bot ({SCHEMA_VERSION})")
+    while version < SCHEMA_VERSION:
+        version += 1
+        await run(db, "BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[version].split(";"):
+                if statement.strip():
+                    await run(db, statement)
+            await run(db, f"PRAGMA user_version = {version}")
+            await run(db, "COMMIT")
+        except BaseException:
+            await run(db, "ROLLBACK")
+            raise
+    return version
+
+
+class Store:
+    """Async access to the games database. Open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+        self._write = asyncio.Lock()
+        """One connection serves every game: transactions must not interleave."""
+
+    @classmethod
+    async def open(cls, path: str | Path, clock: Clock = system_clock) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await run(db, "PRAGMA journal_mode = WAL")
+        await run(db, "PRAGMA synchronous = NORMAL")
+        await run(db, "PRAGMA foreign_keys = ON")
+        await run(db, "PRAGMA busy_timeout = 5000")
+        await migrate(db)
+        return cls(db, clock)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN ... COMMIT, or ROLLBACK on any error (cancellation included)."""
+        async with self._write:
+            await run(self.db, "BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await run(self.db, "ROLLBACK")
+                raise
+            await run(self.db, "COMMIT")
+
+    # --- games ---------------------------------------------------------------------------------
+
+    async def create_game(self, *, channel_id: int, guild_id: int | None, game: str,
+                          options: str, seed: int, creator_id: int, language: str,
+                          ai_level: str, turn_seconds: int | None = None) -> GameRow:
+        """A new lobby. Raises :class:`ChannelBusy` if the channel already has an active game."""
+        now = stamp(self.clock)
+        try:
+            async with self.transaction() as db:
+                game_id = await run(
+                    db, "INSERT INTO games (channel_id, guild_id, game, options, seed, status,"
+                    " creator_id, language, ai_level, created_at, updated_at, turn_seconds)"
+                    " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    (channel_id, guild_id, game, options, seed, creator_id, language, ai_level,
+                     now, now, turn_seconds))
+        except aiosqlite.IntegrityError as exc:
+            raise ChannelBusy(channel_id) from exc
+        assert game_id is not None
+        row = await self.game(game_id)
+        assert row is not None
+        return row
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _game_row(row) if row else None
+
+    async def active_game(self, channel_id: int) -> GameRow | None:
+        async with self.db.execute(
+                "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')",
+                (channel_id,)) as cur:
+            row = await cur.fetchone()
+        return _game_row(row) if row else None
+
+    async def games_with_status(self, *statuses: str) -> list[GameRow]:
+        marks = ", ".join("?" for _ in statuses)
+        async with self.db.execute(
+                f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
+            rows = await cur.fetchall()
+        return [_game_row(r) for r in rows]
+
+    async def set_status(self, game_id: int, status: str) -> None:
+        assert status in STATUSES
+        async with self.transaction() as db:
+            await run(db, "UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
+                      (status, stamp(self.clock), game_id))
+
+    async def start_game(self, game_id: int, header: str, state: dict[str, Any]) -> None:
+        """Lobby -> running: the game line is fixed and the initial snapshot (seq 0) written."""
+        async with self.transaction() as db:
+            await run(db, "UPDATE games SET status = 'running', header = ?, updated_at = ?"
+                      " WHERE id = ?", (header, stamp(self.clock), game_id))
+            await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
+                      " VALUES (?, 0, ?)", (game_id, _dump(state)))
+
+    async def set_deadline(self, game_id: int, deadline: str | None) -> None:
+        """A new turn deadline (None: nobody is on the clock); its reminder is not sent yet."""
+        async with self.transaction() as db:
+            await run(db, "UPDATE games SET deadline_at = ?, reminded = 0 WHERE id = ?",
+                      (deadline, game_id))
+
+    async def mark_reminded(self, game_id: int) -> None:
+        async with self.transaction() as db:
+            await run(db, "UPDATE games SET reminded = 1 WHERE id = ?", (game_id,))
+
+    # --- seats ---------------------------------------------------------------------------------
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self.db.execute(
+                "SELECT colour, user_id, ai_level, joined, name FROM seats WHERE game_id = ?"
+                " ORDER BY joined", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"])
+                for r in rows]
+
+    async def add_seat(self, game_id: int, colour: str, user_id: int | None,
+                       ai_level: str | None, name: str = "") -> None:
+        async with self.transaction() as db:
+            async with db.execute("SELECT COALESCE(MAX(joined), 0) + 1 FROM seats"
+                                  " WHERE game_id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            await run(db, "INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined)"
+                      " VALUES (?, ?, ?, ?, ?, ?)",
+                      (game_id, colour, user_id, ai_level, name, row[0]))
+            await run(db, "UPDATE games SET updated_at = ? WHERE id = ?",
+                      (stamp(self.clock), game_id))
+
+    async def remove_seat(self, game_id: int, colour: str) -> None:
+        async with self.transaction() as db:
+            await run(db, "DELETE FROM seats WHERE game_id = ? AND colour = ?", (game_id, colour))
+            await run(db, "UPDATE games SET updated_at = ? WHERE id = ?",
+                      (stamp(self.clock), game_id))
+
+    # --- actions and snapshots -----------------------------------------------------------------
+
+    async def append_action(self, game_id: int, seq: int, line: str, state: dict[str, Any],
+                            finished: bool = False,
+                            before_commit: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Log row ``seq`` and the snapshot after it, in ONE transaction.
+
+        ``seq`` must be the next number (1 for the first action): a duplicate means two writers
+        disagree about the game, and the transaction fails without changing anything.
+        ``before_commit`` lets tests simulate a crash inside the transaction.
+        """
+        async with self.transaction() as db:
+            await run(db, "INSERT INTO actions (game_id, seq, line) VALUES (?, ?, ?)",
+                      (game_id, seq, line))
+            await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
+                      " VALUES (?, ?, ?)", (game_id, seq, _dump(state)))
+            status = ", status = 'finished'" if finished else ""
+            await run(db, f"UPDATE games SET updated_at = ?{status} WHERE id = ?",
+                      (stamp(self.clock), game_id))
+            if before_commit is not None:
+                await before_commit()
+
+    async def actions(self, game_id: int) -> list[str]:
+        """The log in order; a gap in the numbers means a damaged database."""
+        async with self.db.execute("SELECT seq, line FROM actions WHERE game_id = ? ORDER BY seq",
+                                   (game_id,)) as cur:
+            rows = await cur.fetchall()
+        if [r["seq"] for r in rows] != list(range(1, len(rows) + 1)):
+            raise RuntimeError(f"game {game_id}: the action log has a gap")
+        return [r["line"] for r in rows]
+
+    async def snapshot(self, game_id: int) -> Snapshot | None:
+        async with self.db.execute("SELECT seq, state FROM snapshots WHERE game_id = ?",
+                                   (game_id,)) as cur:
+            row = await cur.fetchone()
+        return Snapshot(row["seq"], json.loads(row["state"])) if row else None
+
+
+def _dump(state: dict[str, Any]) -> str:
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+
+
+class ChannelBusy(Exception):
+    """The channel already has a game in its lobby or running."""
+
+
+def _game_row(row: aiosqlite.Row) -> GameRow:
+    return GameRow(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - Row is no dict
