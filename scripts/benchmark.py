@@ -99,8 +99,12 @@ def bench_games(games: int) -> None:
         print(f"  {'full AI games, ' + label:<38} {rate:8.2f} games/s   (3 seats, n={games})")
 
 
-async def bench_parallel(count: int) -> None:
-    """``count`` all-AI games in ``count`` channels at once, through the host and the store."""
+async def bench_parallel(count: int, level: str) -> None:
+    """``count`` all-AI games in ``count`` channels at once, through the host and the store.
+
+    With random seats the figure is the host's own cost (lock, apply, commit); with greedy seats
+    it is mostly the AI's thinking.
+    """
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(Path(tmp) / "bench.sqlite3")
         host = Host(store, seed_source=iter(range(1, 10**6)).__next__)
@@ -109,7 +113,7 @@ async def bench_parallel(count: int) -> None:
         for channel in range(count):
             session = await host.create(channel_id=channel, guild_id=1, game="makemake",
                                         options={"round_limit": "30"}, creator_id=1,
-                                        language="en", ai_level="greedy", join=False)
+                                        language="en", ai_level=level, join=False)
             for _ in range(3):
                 await host.add_ai(session.id, 1)
             sessions.append(session)
@@ -118,7 +122,7 @@ async def bench_parallel(count: int) -> None:
         elapsed = time.perf_counter() - start
         actions = sum(len(r.steps) for r in reports)
         await store.close()
-    print(f"  {count} games at once: {actions} actions committed in {elapsed:.2f} s"
+    print(f"  {count} {level} AI games at once: {actions} actions committed in {elapsed:.2f} s"
           f" = {actions / elapsed:.0f} actions/s, {count / elapsed:.2f} games/s")
 
 
@@ -133,7 +137,8 @@ def main() -> int:
     asyncio.run(bench_commit(record))
     bench_render(record)
     bench_games(args.games)
-    asyncio.run(bench_parallel(args.parallel))
+    for level in ("random", "greedy"):
+        asyncio.run(bench_parallel(args.parallel, level))
     return 0
 
 
