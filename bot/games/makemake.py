@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.games import GameUI
-from render.i18n import t
+from render.i18n import has, t
 from rules.core import Event
 
 
@@ -16,17 +14,15 @@ class MakeMakeUI(GameUI):
 
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
         kind = event.get("kind")
+        params = self.params(event, names)
+        params["with_chief"] = t("bot.makemake.with_chief", lang) if event.get("chief") else ""
         if kind == "choice":
-            return t(f"bot.makemake.event.choice_{event.get('choice')}", lang,
-                     **self.params(event, names))
+            return t(f"bot.makemake.event.choice_{event.get('choice')}", lang, **params)
         if kind == "makemake" and event.get("previous") is None:
-            return t("bot.makemake.event.makemake_first", lang, **self.params(event, names))
-        return super().describe(event, lang, names)
-
-    def params(self, event: Event, names: dict[str, str]) -> dict[str, Any]:
-        out = super().params(event, names)
-        out["with_chief"] = " + chief" if event.get("chief") else ""
-        return out
+            return t("bot.makemake.event.makemake_first", lang, **params)
+        if kind in self.quiet_events or not has(f"bot.makemake.event.{kind}", lang):
+            return None
+        return t(f"bot.makemake.event.{kind}", lang, **params)
 
 
 UI = MakeMakeUI()
