@@ -5,6 +5,9 @@ from __future__ import annotations
 import logging
 import sys
 
+import aiohttp
+import discord
+
 from bot import create_bot
 from bot.settings import Settings
 
@@ -17,7 +20,8 @@ application, open its "Bot" tab, press "Reset Token" and copy the token. Then ru
     DISCORD_TOKEN=<your token> python -m bot
 
 Invite the bot with the OAuth2 URL generator (scopes "bot" and "applications.commands";
-permissions "Send Messages", "Attach Files", "Embed Links").
+permissions "View Channels", "Send Messages", "Embed Links", "Attach Files",
+"Read Message History").
 Optional: GAMES_DB (default data/games.sqlite3), BOT_LANGUAGE (en, es, zh, ru; default en),
 LOG_LEVEL (default INFO), GUILD_ID (sync commands to one server only, instantly).
 """
@@ -35,8 +39,18 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
     bot = create_bot(settings)
-    bot.run(settings.token, log_handler=None)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal's "
+              "Bot tab and set the new one.", file=sys.stderr)
+        return 2
+    except aiohttp.ClientConnectionError as exc:
+        print(f"cannot reach Discord ({exc}); check the network and try again.",
+              file=sys.stderr)
+        return 1
     return 0
 
 
