@@ -25,14 +25,18 @@ def _read(path: str) -> str:
 
 
 def _load(path: str, keep_going: bool) -> tuple[Game, int] | int:
-    """Replay the file, printing its rejections; the game and exit code, or 2 if unreadable."""
+    """Replay the file, printing its rejections; the game and exit code, or 2 if unreadable.
+
+    Braces in a rejection (a typed ``{``) become parentheses, so that with ``--json`` the first
+    ``{`` of the output is where the view starts.
+    """
     try:
         game, rejections = replay(_read(path), keep_going=keep_going)
     except (OSError, UnicodeDecodeError, RecordError) as exc:
         print(f"cannot read {path}: {exc}", file=sys.stderr)
         return 2
     for rejection in rejections:
-        print(rejection)
+        print(str(rejection).replace("{", "(").replace("}", ")"))
     return game, (1 if rejections else 0)
 
 

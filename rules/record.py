@@ -99,7 +99,11 @@ class Game:
 
     @classmethod
     def start(cls, header: Header) -> Game:
-        state = header.module.new(header.seats, header.options.values, seed=header.seed)
+        """The game at its start; a RecordError when the engine will not seat these colours."""
+        try:
+            state = header.module.new(header.seats, header.options.values, seed=header.seed)
+        except ValueError as exc:
+            raise RecordError(str(exc)) from exc
         return cls(header, state, [], random.Random(header.seed))
 
     @property

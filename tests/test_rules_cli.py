@@ -103,3 +103,20 @@ def test_replay_reads_standard_input(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(sys, "stdin", io.StringIO("game makemake red blue green\nred pass\n"))
     code, out = run(capsys, "replay", "-")
     assert code == 1 and out.startswith("line 2: pass_not_allowed")
+
+
+def test_a_seating_the_engine_refuses_exits_2(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    path = tmp_path / "g.txt"
+    path.write_text("game giants red blue yellow\n")  # Giants seats the first N colours
+    assert run(capsys, "replay", str(path))[0] == 2
+
+
+def test_json_output_starts_at_the_view(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    path = tmp_path / "g.txt"
+    path.write_text("game makemake red blue green\nred place {\n")
+    code, out = run(capsys, "replay", str(path), "--keep-going", "--json")
+    head, brace, body = out.partition("{")
+    assert code == 1 and head.startswith("line 2: syntax")
+    assert json.loads(brace + body)["pending"] == ["red"]
