@@ -10,7 +10,7 @@ import asyncio
 import importlib
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -114,7 +114,8 @@ def step_lines(session: Session, steps: list[Step], lang: str) -> list[str]:
     names = colour_names(session, lang)
     lines = []
     for step in steps:
-        words = [w for e in step.events if (w := ui.describe(e, lang, names))]
+        words = [w for e in step.events  # a wholly secret event is never summarised
+                 if not isinstance(e.get("private"), str) and (w := ui.describe(e, lang, names))]
         who = names.get(step.actor, step.actor)
         if not words:
             words = [t("bot.step.plain", lang, who=who, line=step.line) if ui.public_lines
@@ -125,6 +126,30 @@ def step_lines(session: Session, steps: list[Step], lang: str) -> list[str]:
     return lines
 
 
+def private_lines(session: Session, steps: list[Step], colour: str, lang: str) -> list[str]:
+    """The events of ``steps`` that only ``colour`` may read (a peek's answer...), in words."""
+    ui = game_ui(session.row.game)
+    names = colour_names(session, lang)
+    return [w for step in steps for e in step.events
+            if secret_seat(e) == colour and (w := ui.describe_private(e, lang, names))]
+
+
+def secret_seat(event: dict[str, Any]) -> str | None:
+    """Whose secret an event carries: ``"private": colour`` (the whole event is secret) or
+    ``"private": {"seat": colour, ...}`` (only that part is; the summary tells the rest)."""
+    secret = event.get("private")
+    return secret.get("seat") if isinstance(secret, dict) else secret
+
+
+def private_pending(session: Session) -> list[Seat]:
+    """The humans who owe a secret choice now (prompted by DM, never in the channel)."""
+    if session.status != "running" or session.game is None:
+        return []
+    if not game_ui(session.row.game).is_private(session.kind()):
+        return []
+    return [s for c in session.pending() if (s := session.seat(c)) and not s.is_ai]
+
+
 def next_line(session: Session, lang: str) -> str:
     """Who acts now, mentioned so they get a ping; or the final standings."""
     result = session.result()
@@ -132,6 +157,10 @@ def next_line(session: Session, lang: str) -> str:
         return standings(session, lang)
     view = session.view()
     pending = list(view.get("pending", []))
+    if private_pending(session):
+        return t("bot.hidden.next", lang, who=mentions(session, pending, lang),
+                 round=view.get("round"),
+                 phase=game_ui(session.row.game).phase_name(session.kind(), lang))
     key = "bot.turn.next_buttons" if turn_buttons(session) else "bot.turn.next"
     return t(key, lang, who=mentions(session, pending, lang), round=view.get("round"),
              phase=t(f"bot.{session.row.game}.phase.{view.get('phase')}", lang)
@@ -170,6 +199,8 @@ def turn_buttons(session: Session) -> list[tuple[str, str]]:
     module = session.module
     kind = module.pending(session.game.state).kind
     ui = game_ui(session.row.game)
+    if ui.is_private(kind):
+        return []  # secret choices are made in private prompts, never in the channel
     out: list[tuple[str, str]] = []
     for colour in session.pending():
         seat = session.seat(colour)
@@ -219,17 +250,33 @@ async def channel_of(bot: GameBot, session: Session) -> discord.abc.Messageable:
     return channel
 
 
-async def post_turn(bot: GameBot, session: Session, steps: list[Step]) -> discord.Message:
-    """The board image, what happened, and who is next (or the standings) in the channel."""
+async def post_turn(bot: GameBot, session: Session, steps: list[Step],
+                    board: bool = True, new_stage: bool = True) -> discord.Message:
+    """The board image, what happened, and who is next (or the standings) in the channel.
+
+    Private prompts go out by DM first, so the message can say whose DMs are closed.
+    ``board=False`` (a sealed choice was handed in, nothing else changed) posts text only."""
+    from bot.exts.hidden import deliver  # DMs and their buttons live with the hidden feature
     from bot.exts.play import turn_view  # the buttons live with the play feature
 
     lang = session.row.language
-    files = [f for f in (await board_file(bot, session, lang), record_file(session)) if f]
+    closed = await deliver(bot, session, new_stage)
+    text = turn_text(session, steps, lang)
+    if closed:
+        note = t("bot.hidden.dm_closed", lang, who=mentions(session, closed, lang))
+        text = f"{text}\n{note}"[:MAX_CONTENT]
+    files = [record_file(session)]
+    if board:
+        files.insert(0, await board_file(bot, session, lang))
     channel = await channel_of(bot, session)
     return await channel.send(
-        turn_text(session, steps, lang), files=files, view=turn_view(session),
+        text, files=[f for f in files if f], view=turn_view(session),
         allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
 
 
 async def post_report(bot: GameBot, report: Report) -> discord.Message:
-    return await post_turn(bot, report.session, report.steps)
+    """A sealed submission that changed nothing else is a short line without the board."""
+    session = report.session
+    quiet = not report.new_stage and private_pending(session) != []
+    return await post_turn(bot, session, report.steps, board=not quiet,
+                           new_stage=report.new_stage)

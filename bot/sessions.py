@@ -22,7 +22,7 @@ from bot.clock import iso
 from bot.store import ChannelBusy, GameRow, SeatRow, Store
 from rules import ai
 from rules.core import CHANCE, Event, GameModule, IllegalAction, Options, Result, split_words
-from rules.record import Game, Header, format_line, parse_header, replay_lines
+from rules.record import Game, Header, format_line, parse_header, parse_line, replay_lines
 from rules.registry import game_module
 
 log = logging.getLogger(__name__)
@@ -98,6 +98,26 @@ class Session:
     def pending(self) -> tuple[str, ...]:
         return self.game.pending() if self.game else ()
 
+    def kind(self) -> str:
+        """What kind of decision is pending (``bid``, ``place``...; empty in the lobby)."""
+        return self.module.pending(self.game.state).kind if self.game else ""
+
+    def stage(self) -> tuple[Any, Any]:
+        """``(round, phase)`` of the public view: a change means a new phase began."""
+        if self.game is None:
+            return (None, None)
+        view = self.view(None)
+        return (view.get("round"), view.get("phase"))
+
+    def turns(self, colour: str) -> int:
+        """How many actions ``colour`` has played. A pending seat stays pending until it acts,
+        so this count names its current decision without changing when others act (a
+        simultaneous decision keeps its prompts valid while the other seats submit)."""
+        if self.game is None:
+            return 0
+        prefix = f"{colour} "
+        return sum(1 for line in self.game.lines if line.startswith(prefix))
+
     def view(self, colour: str | None = None) -> dict[str, Any]:
         assert self.game is not None
         return self.module.view(self.game.state, colour)
@@ -109,6 +129,23 @@ class Session:
         if self.game is None or self.status != "running":
             return []
         return self.module.legal(self.game.state, colour)
+
+    def public_record(self) -> str | None:
+        """The record as anyone may read it now. While the game runs the seed stays out and
+        the submissions of a simultaneous decision not yet resolved read ``<colour> <verb> ?``
+        (a sealed bid is only "submitted" until the engine reveals it)."""
+        if self.game is None:
+            return None
+        if self.status == "finished":
+            return self.game.record()
+        header = self.game.header
+        head = " ".join(["game", header.module.NAME, *header.seats,
+                         *header.options.non_default()])
+        lines = list(self.game.lines)
+        for i in sealed(self.module, header, lines, self.pending()):
+            actor, verb = lines[i].split()[:2]
+            lines[i] = f"{actor} {verb} ?"
+        return "\n".join([head, *lines]) + "\n"
 
     def record(self) -> str | None:
         """The complete record (seed and all) once the game is over; secret before that."""
@@ -123,10 +160,17 @@ class Report:
 
     session: Session
     steps: list[Step]
+    before: tuple[Any, Any] | None = None
+    """The session's :meth:`Session.stage` before these steps (None: unknown)."""
 
     @property
     def finished(self) -> bool:
         return self.session.status == "finished"
+
+    @property
+    def new_stage(self) -> bool:
+        """Whether a new phase or round began (or the game ended) during these steps."""
+        return self.before is None or self.finished or self.session.stage() != self.before
 
 
 def chance_rng(seed: int, seq: int) -> random.Random:
@@ -369,9 +413,10 @@ class Host:
         async with session.lock:
             if session.status != "running" or session.game is None:
                 return Report(session, [])
+            before = session.stage()
             steps = await self._advance(session)
             await self._arm(session)
-            return Report(session, steps)
+            return Report(session, steps, before)
 
     # --- turn timers ---------------------------------------------------------------------------
 
@@ -424,6 +469,7 @@ class Host:
                     or now < datetime.fromisoformat(row.deadline_at):
                 return Report(session, [])
             steps: list[Step] = []
+            before = session.stage()
             for seat in self._humans_pending(session):
                 if seat.colour not in session.pending():
                     continue
@@ -433,7 +479,7 @@ class Host:
                 steps.append(await self._apply(session, seat.colour, action, "timeout"))
             steps += await self._advance(session)
             await self._arm(session)
-            return Report(session, steps)
+            return Report(session, steps, before)
 
     def _running(self, channel_id: int) -> Session:
         session = self.channel_session(channel_id)
@@ -458,20 +504,37 @@ class Host:
         return [str(a) for a in session.legal(seat.colour)]
 
     async def play(self, channel_id: int, user_id: int, text: str,
-                   expect_seq: int | None = None, game_id: int | None = None) -> Report:
+                   expect_seq: int | None = None, game_id: int | None = None,
+                   expect_turn: int | None = None) -> Report:
         """A human's action typed as notation (``place B2 3``; a leading own colour is allowed).
 
         ``expect_seq`` (from a button) refuses a click on an outdated prompt; ``game_id`` (from
         a button) refuses a click that belongs to another game in this channel.
         """
         session = self._running(channel_id)
+        if game_id is not None and game_id != session.id:
+            raise Refusal("bot.refuse.stale")
+        return await self._play(session, user_id, text, expect_seq, expect_turn)
+
+    async def play_game(self, game_id: int, user_id: int, text: str,
+                        expect_turn: int | None = None) -> Report:
+        """The same as :meth:`play`, for a game named by id: private prompts live outside the
+        game's channel (DMs). ``expect_turn`` is the seat's :meth:`Session.turns` when the
+        prompt was made: other seats' submissions do not make it outdated, its own do."""
+        session = await self.get(game_id)
+        if session.status != "running":
+            raise Refusal("bot.refuse.game_closed")
+        return await self._play(session, user_id, text, None, expect_turn)
+
+    async def _play(self, session: Session, user_id: int, text: str, expect_seq: int | None,
+                    expect_turn: int | None) -> Report:
         async with session.lock:
             if session.status != "running":
                 raise Refusal("bot.refuse.no_game")
-            if game_id is not None and game_id != session.id:
-                raise Refusal("bot.refuse.stale")
             seat = self.seat_for_play(session, user_id)
             if expect_seq is not None and expect_seq != session.seq:
+                raise Refusal("bot.refuse.stale")
+            if expect_turn is not None and expect_turn != session.turns(seat.colour):
                 raise Refusal("bot.refuse.stale")
             pending = session.pending()
             if seat.colour not in pending:
@@ -480,10 +543,11 @@ class Host:
             if len(words) > 1 and words[0].lower() == seat.colour:
                 words = words[1:]
             action = session.module.parse(" ".join(words))
+            before = session.stage()
             steps = [await self._apply(session, seat.colour, action, "human")]
             steps += await self._advance(session)
             await self._arm(session)
-            return Report(session, steps)
+            return Report(session, steps, before)
 
     async def _apply(self, session: Session, actor: str, action: Any, by: str) -> Step:
         """Apply and COMMIT one action; memory changes only after the commit succeeded."""
@@ -533,6 +597,28 @@ class Host:
                     continue
             break
         return steps
+
+
+def sealed(module: GameModule, header: Header, lines: list[str],
+           now: tuple[str, ...]) -> list[int]:
+    """Indexes of the trailing lines that are submissions to a simultaneous decision still
+    open: each was played while more seats than are pending now (all of them included) were
+    pending. The last submission resolves a decision, so a resolved one is never matched."""
+    if not now or now == (CHANCE,):
+        return []
+    state = module.new(header.seats, header.options.values, seed=header.seed)
+    before: list[tuple[str, ...]] = []
+    for line in lines:
+        actor, action = parse_line(module, line)
+        before.append(module.pending(state).seats)
+        state, _ = module.apply(state, actor, action)
+    out = []
+    for i in range(len(lines) - 1, -1, -1):
+        actor = lines[i].split()[0]
+        if actor in now or actor not in before[i] or not set(now) < set(before[i]):
+            break
+        out.append(i)
+    return out
 
 
 def _seat(row: SeatRow) -> Seat:

@@ -35,7 +35,8 @@ class Settings:
     timer_tick: float = 30.0
     """Seconds between two looks at the turn deadlines."""
     extensions: tuple[str, ...] = field(
-        default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.timers"))
+        default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.timers",
+                 "bot.exts.hidden", "bot.exts.giganten"))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -19,7 +19,7 @@ import aiosqlite
 
 from bot.clock import Clock, stamp, system_clock
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
 
@@ -70,7 +70,21 @@ ALTER TABLE games ADD COLUMN deadline_at TEXT;
 ALTER TABLE games ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0;
 """
 
-MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS}
+_HIDDEN_SEATS = """
+CREATE TABLE hidden_seats (
+    game_id         INTEGER NOT NULL REFERENCES games (id),
+    colour          TEXT    NOT NULL,
+    dm_closed       INTEGER NOT NULL DEFAULT 0,
+    prompt_turn     INTEGER,
+    prompt_channel  INTEGER,
+    prompt_message  INTEGER,
+    screen_hash     TEXT,
+    PRIMARY KEY (game_id, colour)
+);
+"""
+"""Per human seat: closed DMs, the last private prompt and screen sent (see bot/hidden.py)."""
+
+MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
 
 

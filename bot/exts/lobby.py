@@ -113,7 +113,9 @@ class Lobby(commands.Cog):
         chief_alone=ls("bot.cmd.new.chief_alone"), edge_strict=ls("bot.cmd.new.edge_strict"),
         sacred_surroundable=ls("bot.cmd.new.sacred_surroundable"),
         one_manu_per_ceremony=ls("bot.cmd.new.one_manu_per_ceremony"),
-        repetition=ls("bot.cmd.new.repetition"), ai=ls("bot.cmd.new.ai"),
+        repetition=ls("bot.cmd.new.repetition"), quick=ls("bot.cmd.new.quick"),
+        running_score=ls("bot.cmd.new.running_score"),
+        chief_split=ls("bot.cmd.new.chief_split"), ai=ls("bot.cmd.new.ai"),
         turn_minutes=ls("bot.cmd.new.turn_minutes"),
         options=ls("bot.cmd.new.options"), language=ls("bot.cmd.new.language"))
     @app_commands.choices(
@@ -125,7 +127,9 @@ class Lobby(commands.Cog):
                   chief_alone: bool | None = None, edge_strict: bool | None = None,
                   sacred_surroundable: bool | None = None,
                   one_manu_per_ceremony: bool | None = None, repetition: bool | None = None,
-                  ai: str = "greedy", turn_minutes: app_commands.Range[int, 1, 10080] | None = None,
+                  quick: bool | None = None, running_score: bool | None = None,
+                  chief_split: bool | None = None, ai: str = "greedy",
+                  turn_minutes: app_commands.Range[int, 1, 10080] | None = None,
                   options: str | None = None, language: str | None = None) -> None:
         """Open a lobby: the creator takes the first seat; others join with the button."""
         given: dict[str, Any] = {}
@@ -134,7 +138,8 @@ class Lobby(commands.Cog):
             given[key.lower()] = value
         flags = {"round_limit": round_limit, "chief_alone": chief_alone,
                  "edge_strict": edge_strict, "sacred_surroundable": sacred_surroundable,
-                 "one_manu_per_ceremony": one_manu_per_ceremony, "repetition": repetition}
+                 "one_manu_per_ceremony": one_manu_per_ceremony, "repetition": repetition,
+                 "quick": quick, "running_score": running_score, "chief_split": chief_split}
         for key, value in flags.items():
             if value is not None:
                 given[key] = ("yes" if value else "no") if isinstance(value, bool) else str(value)

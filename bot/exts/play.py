@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot import announce
 from bot.constants import MAX_AUTOCOMPLETE, PLAY_ID
 from bot.exts import errors
+from bot.games import game_ui
 from bot.sessions import Refusal, Report, Session
 from bot.translator import ls
 from render.i18n import language, t
@@ -57,14 +58,23 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=PLAY_ID):
 
 def turn_view(session: Session) -> discord.ui.View | None:
     """Buttons for the pending human's choice, when it is small enough to click."""
+    from bot.exts.hidden import private_items  # the private button lives with hidden input
+
     buttons = announce.turn_buttons(session)
-    if not buttons:
+    extra = [*game_ui(session.row.game).channel_items(session), *private_items(session)]
+    if not buttons and not extra:
         return None
     view = discord.ui.View(timeout=None)
     for label, custom_id in buttons:
         _, game_id, seq, action = custom_id.split(":", 3)
         assert action == label
         view.add_item(ActionButton(int(game_id), int(seq), action))
+    for item in extra:
+        try:
+            view.add_item(item)
+        except ValueError:  # a message holds at most 25 components in 5 rows
+            log.warning("game %s: a turn component did not fit", session.id)
+            break
     return view
 
 
@@ -157,8 +167,10 @@ class Play(commands.Cog):
         if report is None:
             return
         lang = language(str(interaction.locale))
-        await interaction.followup.send(t("bot.play.done", lang, line=report.steps[0].line),
-                                        ephemeral=True)
+        first = report.steps[0]
+        secrets = announce.private_lines(report.session, report.steps, first.actor, lang)
+        await interaction.followup.send(
+            "\n".join([t("bot.play.done", lang, line=first.line), *secrets]), ephemeral=True)
         await publish(interaction, report)
 
     @play.autocomplete("notation")

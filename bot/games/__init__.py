@@ -7,6 +7,7 @@ Everything here reads views and events, never a raw state. A game without its ow
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
 from bot.constants import MAX_BUTTONS, SMALL_CHOICE
@@ -14,8 +15,44 @@ from render.i18n import has, t
 from rules.core import Event
 
 
+@dataclass(frozen=True)
+class Field:
+    """One part of a private form: a pick among ``choices``, each ``(token, label)``; the
+    token goes into the notation (an empty token adds nothing)."""
+
+    name: str
+    label: str
+    choices: tuple[tuple[str, str], ...]
+    toggle: bool = False
+    """Two choices shown as one button that flips (e.g. "with the chief")."""
+
+
+@dataclass(frozen=True)
+class Form:
+    """A secret choice built from a few picks, then submitted as one notation line."""
+
+    verb: str
+    fields: tuple[Field, ...]
+
+    def compose(self, picks: list[int]) -> str:
+        tokens = [self.verb, *(f.choices[i][0] for f, i in zip(self.fields, picks, strict=True))]
+        return " ".join(token for token in tokens if token)
+
+    def valid(self, picks: list[int]) -> bool:
+        return len(picks) == len(self.fields) and all(
+            0 <= i < len(f.choices) for f, i in zip(self.fields, picks, strict=True))
+
+
 class GameUI:
-    """Defaults that suit any game; a game module overrides what it words better."""
+    """Defaults that suit any game; a game module overrides what it words better.
+
+    Secret choices: list their pending kinds in ``private_kinds``; the bot then DMs each human
+    who owes one a prompt (``prompt_text`` above a ``private_form``, or the legal actions as
+    buttons or a select), accepts the choice typed in the DM, and gives closed DMs an ephemeral
+    form from the channel. ``screen`` (a PNG of the seat's own view) goes by DM when a phase
+    begins; events marked ``"private": colour`` are worded by ``describe_private`` for that
+    seat alone.
+    """
 
     name = ""
     choice_phases: frozenset[str] = frozenset()
@@ -25,6 +62,40 @@ class GameUI:
     public_lines = False
     """True when every applied line may be shown to everyone. Off by default, because a
     sealed bid's line is a secret until the engine reveals it in an event."""
+
+    private_kinds: frozenset[str] = frozenset()
+    """Pending kinds that are secret choices (sealed bids...): prompted by DM, never in the
+    channel; the channel only learns who has submitted."""
+
+    def is_private(self, kind: str) -> bool:
+        return kind in self.private_kinds
+
+    def prompt_text(self, kind: str, view: dict[str, Any], seat: str, lang: str) -> str:
+        """What a private prompt says above its components (the seat's own view)."""
+        return t("bot.hidden.prompt.generic", lang, phase=self.phase_name(kind, lang))
+
+    def private_form(self, kind: str, view: dict[str, Any], seat: str,
+                     lang: str) -> Form | None:
+        """A form for a secret choice; None: the legal actions are offered as they are."""
+        return None
+
+    def channel_items(self, session: Any) -> list[Any]:
+        """Extra components (``discord.ui.Item``) under the channel's turn message, for a game
+        whose choices deserve more than one button per legal action. None by default."""
+        return []
+
+    def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
+        """A PNG of what only ``seat`` sees (sent by DM after each phase); None: nothing."""
+        return None
+
+    def phase_name(self, kind: str, lang: str) -> str:
+        key = f"bot.{self.name}.phase.{kind}"
+        return t(key, lang) if has(key, lang) else kind
+
+    def describe_private(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
+        """An event only its ``private`` seat may read, in words (None: leave it out)."""
+        key = f"bot.{self.name}.private.{event.get('kind', '')}"
+        return t(key, lang, **self.params(event, names)) if has(key, lang) else None
 
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
         """One event in words, or None to leave it out."""
@@ -67,5 +138,5 @@ def game_ui(game: str) -> GameUI:
     return module.UI
 
 
-PLAYABLE = ("makemake",)
+PLAYABLE = ("makemake", "giants", "giganten")
 """Games offered by ``/game new``: those with both an engine and a Discord presentation."""

@@ -1,0 +1,154 @@
+"""Giants on Discord: sealed bids and end-of-round answers by DM, summaries of every event.
+
+The bid is a form (markers, workers, chief, sorcerer) built from the seat's own view; the
+choosing of statues gets buttons; placement and transport are played with ``/play`` and offer
+``pass`` and ``rongo`` as buttons. Summaries never name a bid before the reveal (the engine only
+says who has bid) and never attach an owner to an erected moai.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games import Field, Form, GameUI
+from render.i18n import has, t
+from rules.core import Event
+
+COMMON = ("pass", "rongo")
+"""Phase 3 and 4 choices worth a button; every other move is typed with /play."""
+
+
+class GiantsUI(GameUI):
+    name = "giants"
+    choice_phases = frozenset({"choose"})
+    private_kinds = frozenset({"bid", "endround"})
+
+    def button_actions(self, kind: str, legal: list[str]) -> list[str]:
+        if kind in ("place", "transport"):
+            return [a for a in legal if a in COMMON]
+        return super().button_actions(kind, legal)
+
+    # --- private prompts --------------------------------------------------------------------
+
+    def prompt_text(self, kind: str, view: dict[str, Any], seat: str, lang: str) -> str:
+        if kind != "bid":
+            return t("bot.giants.prompt.endround", lang, round=view.get("round"))
+        screen = view.get("screen") or {}
+        return t("bot.giants.prompt.bid", lang, round=view.get("round"),
+                 offer=view.get("offer") or [], markers=screen.get("markers", 0),
+                 workers=screen.get("workers", 0), figures=self._figures(screen, lang),
+                 rongo=view["players"][seat]["rongo"])
+
+    def _figures(self, screen: dict[str, Any], lang: str) -> str:
+        names = [t(f"bot.giants.form.{p}", lang) for p in ("chief", "sorcerer") if screen.get(p)]
+        return ", ".join(names) or t("bot.giants.prompt.no_figure", lang)
+
+    def private_form(self, kind: str, view: dict[str, Any], seat: str,
+                     lang: str) -> Form | None:
+        if kind != "bid":
+            return None
+        screen = view.get("screen") or {}
+        markers = tuple((f"{k}m", str(k)) for k in range(screen.get("markers", 0) + 1))
+        workers = (("", "0"), *((f"{w}w", str(w)) for w in range(1, screen.get("workers", 0) + 1)))
+        no, yes = t("bot.giants.form.no", lang), t("bot.giants.form.yes", lang)
+
+        def figure(piece: str) -> tuple[tuple[str, str], ...]:
+            return (("", no), (piece, yes)) if screen.get(piece) else (("", no),)
+
+        return Form("bid", (
+            Field("markers", t("bot.giants.form.markers", lang), markers),
+            Field("workers", t("bot.giants.form.workers", lang), workers),
+            Field("chief", t("bot.giants.form.chief", lang), figure("chief"), toggle=True),
+            Field("sorcerer", t("bot.giants.form.sorcerer", lang), figure("sorcerer"),
+                  toggle=True)))
+
+    def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
+        from render import giants
+
+        return giants.screen(view, seat, lang)
+
+    # --- summaries --------------------------------------------------------------------------
+
+    def describe(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
+        kind = event.get("kind")
+        if kind == "rolled" and not event.get("sizes"):
+            return t("bot.giants.event.rolled_none", lang, **self.params(event, names))
+        if kind == "bids_revealed":
+            bids = "; ".join(f"{names.get(c, c)} {self.bid_words(b, lang)}"
+                             for c, b in event["bids"].items())
+            order = [names.get(c, c) for c in event["order"]]
+            return t("bot.giants.event.bids_revealed", lang, bids=bids, order=order)
+        if kind == "auction_closed" and event.get("returned"):
+            return t("bot.giants.event.auction_closed_returned", lang,
+                     **self.params(event, names))
+        if kind == "endround_resolved":
+            return self._endround(event, lang, names)
+        if kind == "prestige":  # helper points are told with the move that earned them
+            return None if event.get("reason") == "helper" else \
+                t("bot.giants.event.prestige_delivery", lang, **self.params(event, names))
+        if kind == "moved":
+            return self._moved(event, lang, names)
+        if kind == "hex_action" and "gained" in event:
+            return self.words("bot.giants.event.hex_action_gained", event, lang, names)
+        if kind in self.quiet_events:
+            return None
+        return self.words(f"bot.giants.event.{kind}", event, lang, names)
+
+    def _moved(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
+        points: dict[str, int] = {}
+        for used in event.get("helpers", []):
+            for colour, n in used.get("points", {}).items():
+                points[colour] = points.get(colour, 0) + n
+        text = self.words("bot.giants.event.moved", event, lang, names) or ""
+        if points:
+            helpers = [t("bot.giants.event.helper", lang, seat=names.get(c, c), points=n)
+                       for c, n in points.items()]
+            text += " " + t("bot.giants.event.helpers", lang, helpers=helpers)
+        return text
+
+    def bid_words(self, bid: dict[str, Any], lang: str) -> str:
+        parts = [t("bot.giants.bid.markers", lang, n=bid["markers"])]
+        if bid["workers"]:
+            parts.append(t("bot.giants.bid.workers", lang, n=bid["workers"]))
+        parts += [t(f"bot.giants.form.{p}", lang) for p in ("chief", "sorcerer") if bid[p]]
+        return ", ".join(parts)
+
+    def _endround(self, event: Event, lang: str, names: dict[str, str]) -> str:
+        parts = []
+        for seat, items in event.get("marks", {}).items():
+            if items:
+                parts.append(t("bot.giants.event.endround_mark", lang,
+                               seat=names.get(seat, seat), items=items))
+        for seat, items in event.get("recalls", {}).items():
+            if items:
+                parts.append(t("bot.giants.event.endround_recall", lang,
+                               seat=names.get(seat, seat), items=items))
+        return t("bot.giants.event.endround_resolved", lang,
+                 changes=" ".join(parts) or t("bot.giants.event.endround_nothing", lang))
+
+    def words(self, key: str, event: Event, lang: str, names: dict[str, str]) -> str | None:
+        """``key`` filled from the event, with figures, logs and paths in words."""
+        if not has(key, lang):
+            return None
+        out = self.params(event, names)
+        for field in ("figure", "by"):
+            if field in event:
+                out[field] = t(f"bot.giants.form.{event[field]}", lang)
+        if "logs" in event:
+            out["logs"] = t("bot.giants.event.with_logs", lang, n=event["logs"]) \
+                if event.get("logs") else ""
+        if "path" in event:
+            out["path"] = " → ".join(event["path"])
+        if "action" in event:
+            out["action"] = t(f"bot.giants.action.{event['action']}", lang)
+        if isinstance(event.get("gained"), dict):
+            out["gained"] = ", ".join(t(f"bot.giants.gained.{k}", lang, v=v)
+                                      for k, v in event["gained"].items()) \
+                or t("bot.giants.gained.nothing", lang)
+        return t(key, lang, **out)
+
+    def describe_private(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
+        return self.words(f"bot.giants.private.{event.get('kind')}", event, lang, names)
+
+
+UI = GiantsUI()
