@@ -1,30 +1,40 @@
 """Speed figures, measured: engine apply, SQLite commit, board render, AI games, many games at once.
 
-    python scripts/benchmark.py [--games 20] [--parallel 20]
+    python scripts/benchmark.py [--games 10] [--parallel 20] [--only makemake]
 
-Every figure is measured on this machine when the script runs; nothing is estimated.
+For each game: one greedy seat against random seats plays a game whose record is then measured
+(apply every line; commit every line; render the middle and the last position, against a bare PNG
+encode of the same canvas), then whole AI games per second; last, many Make Make games at once
+through the session host and the store. Every figure is measured when the script runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+import io
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from PIL import Image
+
 from bot.sessions import Host
 from bot.store import Store
-from render import makemake as render_makemake
 from render.common import encode_png
-from rules import makemake
-from rules.record import parse_line, replay
+from rules.core import GameModule
+from rules.record import Game, parse_line, replay
+from rules.registry import GAME_NAMES, game_module
 from scripts.ai_match import play
+
+SEATS = {"makemake": 4, "giants": 5, "giganten": 4}
 
 
 def timed(fn: Callable[[], object], repeat: int) -> list[float]:
@@ -40,33 +50,28 @@ def timed(fn: Callable[[], object], repeat: int) -> list[float]:
 def show(name: str, ms: list[float]) -> None:
     ms = sorted(ms)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    print(f"  {name:<38} median {statistics.median(ms):8.3f} ms   p95 {p95:8.3f} ms"
+    print(f"  {name:<42} median {statistics.median(ms):8.3f} ms   p95 {p95:8.3f} ms"
           f"   (n={len(ms)})")
 
 
-def bench_apply(record: str) -> None:
-    game, _ = replay(record)
-    lines = game.lines
-    state = makemake.new(list(game.header.seats), game.header.options.values)
-    actions = [parse_line(makemake, line) for line in lines]
+def bench_apply(module: GameModule, game: Game) -> None:
+    state = module.new(list(game.header.seats), game.header.options.values,
+                       seed=game.header.seed)
+    actions = [parse_line(module, line) for line in game.lines]
     start = time.perf_counter()
     for actor, action in actions:
-        state, _ = makemake.apply(state, actor, action)
+        state, _ = module.apply(state, actor, action)
     per = (time.perf_counter() - start) * 1000 / len(actions)
-    print(f"  {'apply (one action, greedy game)':<38} mean {per:8.3f} ms"
+    print(f"  {'apply (mean over one game)':<42} mean   {per:8.3f} ms"
           f"   ({len(actions)} actions)")
-    show("legal (domination, 4 seats, start)",
-         timed(lambda: makemake.legal(makemake.new(["red", "blue", "green", "yellow"]), "red"),
-               50))
 
 
-async def bench_commit(record: str) -> None:
-    game, _ = replay(record)
+async def bench_commit(module: GameModule, game: Game) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(Path(tmp) / "bench.sqlite3")
-        row = await store.create_game(channel_id=1, guild_id=1, game="makemake", options="",
+        row = await store.create_game(channel_id=1, guild_id=1, game=module.NAME, options="",
                                       seed=0, creator_id=1, language="en", ai_level="greedy")
-        state = makemake.to_json(game.state)
+        state = module.to_json(game.state)
         await store.start_game(row.id, game.header.line(), state)
         ms = []
         for seq, line in enumerate(game.lines, start=1):
@@ -77,30 +82,43 @@ async def bench_commit(record: str) -> None:
     show("commit (log row + snapshot, WAL)", ms)
 
 
-def bench_render(record: str) -> None:
+def bare_png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def bench_render(module: GameModule, record: str) -> None:
+    renderer = importlib.import_module(f"render.{module.NAME}")
     lines = record.splitlines()
-    game, _ = replay("\n".join(lines[: len(lines) // 2]))
-    view = makemake.view(game.state, None)
-    render_makemake.board(view)  # warm the static layer cache
-    image = render_makemake.canvas(view)
-    show("render: canvas (pieces on cached layer)", timed(lambda: render_makemake.canvas(view), 20))
-    show("render: full board (canvas + PNG)", timed(lambda: render_makemake.board(view), 20))
-    show("bare PNG encode of the same canvas", timed(lambda: encode_png(image), 20))
-    png = render_makemake.board(view)
-    print(f"  PNG: {image.width}x{image.height} px, {len(png) / 1024:.0f} KiB")
+    for label, upto in (("middle", len(lines) // 2), ("end", len(lines))):
+        game, _ = replay("\n".join(lines[:upto]))
+        bench_render_view(renderer, module.view(game.state, None), label)
 
 
-def bench_games(games: int) -> None:
-    for greedy_seat, label in ((None, "all random"), (0, "one greedy, two random")):
+def bench_render_view(renderer: Any, view: dict[str, Any], label: str) -> None:
+    renderer.board(view)  # the first render builds the static layer once
+    image = renderer.canvas(view)
+    show(f"render {label}: canvas (pieces on cache)", timed(lambda: renderer.canvas(view), 10))
+    show(f"render {label}: board (canvas + PNG)", timed(lambda: renderer.board(view), 10))
+    show(f"render {label}: the board's PNG encode", timed(lambda: encode_png(image), 10))
+    show(f"render {label}: bare PNG save, same canvas", timed(lambda: bare_png(image), 5))
+    png = renderer.board(view)
+    print(f"  render {label}: {image.width}x{image.height} px, PNG {len(png) / 1024:.0f} KiB")
+
+
+def bench_games(module: GameModule, games: int) -> None:
+    seats = SEATS[module.NAME]
+    for greedy_seat, label in ((None, "all random"), (0, "one greedy")):
         start = time.perf_counter()
         for i in range(games):
-            play("makemake", 3, greedy_seat, i, [])
+            play(module.NAME, seats, greedy_seat, i, [])
         rate = games / (time.perf_counter() - start)
-        print(f"  {'full AI games, ' + label:<38} {rate:8.2f} games/s   (3 seats, n={games})")
+        print(f"  {'AI games, ' + label:<42} {rate:8.2f} games/s   ({seats} seats, n={games})")
 
 
 async def bench_parallel(count: int, level: str) -> None:
-    """``count`` all-AI games in ``count`` channels at once, through the host and the store.
+    """``count`` all-AI Make Make games in ``count`` channels at once, through the host.
 
     With random seats the figure is the host's own cost (lock, apply, commit); with greedy seats
     it is mostly the AI's thinking.
@@ -128,15 +146,20 @@ async def bench_parallel(count: int, level: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--parallel", type=int, default=20)
+    parser.add_argument("--only", choices=GAME_NAMES)
     args = parser.parse_args()
-    record = play("makemake", 4, 0, 3, []).record()
-    print("Make Make, a 4-seat game with one greedy seat (render: its middle position):")
-    bench_apply(record)
-    asyncio.run(bench_commit(record))
-    bench_render(record)
-    bench_games(args.games)
+    for name in [args.only] if args.only else GAME_NAMES:
+        module = game_module(name)
+        record = play(name, SEATS[name], 0, 3, []).record()
+        game, _ = replay(record)
+        print(f"{name}, {SEATS[name]} seats, a game of one greedy seat against random seats:")
+        bench_apply(module, game)
+        asyncio.run(bench_commit(module, game))
+        bench_render(module, record)
+        bench_games(module, args.games)
+    print("makemake, many games at once through the host and the store:")
     for level in ("random", "greedy"):
         asyncio.run(bench_parallel(args.parallel, level))
     return 0

@@ -18,7 +18,9 @@ def run(*argv: str) -> str:
 
 def test_benchmark_prints_every_figure() -> None:
     out = run("scripts/benchmark.py", "--games", "1", "--parallel", "2")
-    for figure in ("apply", "commit", "render: canvas", "bare PNG encode", "games/s",
+    for game in ("makemake", "giants", "giganten"):
+        assert f"{game}, " in out
+    for figure in ("apply", "commit", "render end: canvas", "bare PNG save", "games/s",
                    "random AI games at once", "greedy AI games at once"):
         assert figure in out
 
