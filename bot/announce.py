@@ -275,8 +275,13 @@ async def post_turn(bot: GameBot, session: Session, steps: list[Step],
 
 
 async def post_report(bot: GameBot, report: Report) -> discord.Message:
-    """A sealed submission that changed nothing else is a short line without the board."""
+    """The board comes with a new phase and whenever the turn passes to someone else.
+
+    A sealed submission that changed nothing else, or a player's step after which that same
+    player goes on (a truck's drive before its peek), is a short line without the board.
+    """
     session = report.session
-    quiet = not report.new_stage and private_pending(session) != []
+    continuing = bool(report.steps) and session.pending() == (report.steps[0].actor,)
+    quiet = not report.new_stage and (private_pending(session) != [] or continuing)
     return await post_turn(bot, session, report.steps, board=not quiet,
                            new_stage=report.new_stage)

@@ -32,20 +32,15 @@ def bot_messages(env, channel) -> list[discord.Message]:
 
 
 def custom_ids(message: Any) -> list[str]:
-    rows = message.components
+    """Every component id of a message, or of a response's raw component rows."""
     out = []
-    for row in rows:
+    for row in message.components:
         children = row.children if hasattr(row, "children") else row.get("components", [])
         for c in children:
             cid = c.custom_id if hasattr(c, "custom_id") else c.get("custom_id")
             if cid:
                 out.append(cid)
     return out
-
-
-def labels(message: Any) -> list[str]:
-    return [c.label for row in message.components for c in row.children
-            if isinstance(c, discord.Button)]
 
 
 def ephemeral_text(result) -> str:
@@ -58,6 +53,7 @@ def assert_no_refusal(result) -> None:
     for message in result.followups:
         assert not message.ephemeral or "not allowed" not in message.content, message.content
         assert "out of date" not in message.content, message.content
+        assert "not your turn" not in message.content, message.content
         assert "went wrong" not in message.content, message.content
 
 
@@ -167,7 +163,15 @@ class Player:
         if not self.bluffed:
             action = f"bid {MAX_BID}"  # more than any hand holds: the bluff must fail
             self.bluffed = True
-        if action == "pass":
+        wanted = f"gg:{session.id}:{seq}:act:{action}"
+        in_dm = next((m for m in reversed(member.user.dm_channel.history())
+                      if wanted in custom_ids(m)), None)
+        if in_dm is not None and "dm_bid" not in self.used:
+            assert "Your hand:" in in_dm.content
+            result = await member.user.click(in_dm, custom_id=wanted)  # bidding from the DM
+            assert_no_refusal(result)
+            self.used.add("dm_bid")
+        elif action == "pass":
             await self.click(member, f"gg:{session.id}:{seq}:act:pass", message)
         elif action in (f"bid {high + 1}", f"bid {high + 2}"):
             await self.click(member, f"gg:{session.id}:{seq}:act:{action}", message)
@@ -201,11 +205,14 @@ class Player:
         tokens = [token for token, _ in form.fields[0].choices]
         pays = [token for token in tokens if token.startswith("pay ")]
         if dm is not None and pays and "typed" not in self.used:
-            await member.user.send_dm(pays[-1])  # notation typed in the DM
-            answer = member.user.dm_channel.history()[-2]
-            assert pays[-1] in answer.content, answer.content
+            typed = await member.user.send_dm(pays[-1])  # notation typed in the DM
+            answers = [m.content for m in member.user.dm_channel.history() if m.id > typed.id]
+            assert any(f"`{pays[-1]}`" in text for text in answers), answers
             self.used.add("typed")
             return
+        if dm is not None and self.new_bot is not None and "restart_pay" not in self.used:
+            await self.env.restart_bot(self.new_bot())  # the DM form survives a restart too
+            self.used.add("restart_pay")
         if tokens[0] == action:
             result = await actor.click(prompt, custom_id=submit)  # one click: preselected
             self.used.add("pay_default")
@@ -270,7 +277,7 @@ async def test_four_player_game_to_the_harbour(simcord_env, new_bot):  # noqa: F
     assert any(line.startswith("* forfeit ") for line in lines), "the bluff failed"
     assert player.restarted_in_auction
     assert player.used >= {"button", "slash", "modal", "autocomplete", "produce_default",
-                           "refused", "pay_default"}
+                           "refused", "pay_default", "restart_pay", "typed", "dm_bid"}
     assert {"dm", "ephemeral"} & player.used
     notes = [m.content for m in bot_messages(env, channel) if "cannot send DMs" in m.content]
     assert bob.mention in " ".join(notes) or "ephemeral" not in player.used
@@ -278,7 +285,7 @@ async def test_four_player_game_to_the_harbour(simcord_env, new_bot):  # noqa: F
 
 
 async def test_public_output_never_shows_a_hand_or_an_unseen_tile(simcord_env, monkeypatch):
-    """Three rounds with a human and three AI seats: every board image is drawn from the
+    """Three rounds with a human and two AI seats: every board image is drawn from the
     spectators' view, and no channel message, embed or file carries a licence value or the
     value of a tile that is still face down; those go to the seat's DM only."""
     env = simcord_env
@@ -293,7 +300,7 @@ async def test_public_output_never_shows_a_hand_or_an_unseen_tile(simcord_env, m
     guild = env.create_guild()
     channel = guild.create_text_channel("oil")
     alice = guild.add_member(env.create_user("alice"))
-    await open_game(env, channel, alice, ai_seats=3)
+    await open_game(env, channel, alice, ai_seats=2)  # three players: six spaces stay empty
     session = session_in(env, channel)
     player = Player(env, channel, {alice.id: alice})
     while session.view()["round"] < 4:
@@ -352,3 +359,30 @@ def test_action_cards_show_their_contents() -> None:
          "private": {"seat": "red", "values": [1, 2, 2]}}], "chance")
     assert UI.describe(step.events[0], "en", {"red": "Red"}) == "Red is dealt 3 licence card(s)."
     assert UI.describe_private(step.events[0], "en", {}) == "You were dealt 1 2 2."
+
+
+def test_payment_form_preselects_the_automatic_payment() -> None:
+    """Rules example 10.3 [7]: blue won hudson with 6 holding 1 1 1 1 2 2 2 2 2; selling pays
+    2 2 2 by itself, so "sell 1" comes first (one click on Submit) and other payments follow."""
+    view = {"auction": {"company": "hudson", "high_bid": 6},
+            "you": {"seat": "blue", "licences": [1, 1, 1, 1, 2, 2, 2, 2, 2]},
+            "players": {"blue": {"storage": {"hudson": 1, "jet": 0, "standard": 0}}},
+            "prices": {"hudson": 7500, "jet": 4500, "standard": 8000}}
+    form = UI.private_form("sell", view, "blue", "en")
+    assert form is not None
+    tokens = [token for token, _ in form.fields[0].choices]
+    assert tokens[:2] == ["sell 1", "sell 0"]
+    assert "pay 1 1 1 1 2" in tokens and "pay 2 2 2" not in tokens and "pay 2 2 2 2" not in tokens
+    assert form.compose([0]) == "sell 1"
+    text = UI.prompt_text("sell", view, "blue", "en")
+    assert "(2 2 2)" in text and "Hudson with 6" in text and "$7,500" in text
+    assert UI.private_form("bid", view, "blue", "en") is None
+
+
+def test_default_shipping_fills_storage_before_overfilling() -> None:
+    from bot.games.giganten import ranked_productions
+
+    legal = ["produce A4=hudson C5=hudson", "produce A4=hudson C5=jet", "produce A4=drop C5=drop"]
+    prices = {"hudson": 6000, "jet": 5000, "standard": 4000}
+    assert ranked_productions(legal, prices, {"hudson": 0, "jet": 0, "standard": 0})[0] == 0
+    assert ranked_productions(legal, prices, {"hudson": 1, "jet": 0, "standard": 0})[0] == 1

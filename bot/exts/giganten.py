@@ -2,9 +2,10 @@
 shipping buttons with a sensible default, and the open auction's +1 / +2 / other amount / Pass.
 
 Every component's custom_id holds the game id and the action count, so it survives a restart and
-a click on an outdated prompt is refused. The licence hand, peeked tiles and the payment form are
-private: they go through the generic DM machinery (:mod:`bot.exts.hidden`), which also gives
-players with closed DMs the channel button that opens them ephemerally.
+a click on an outdated prompt is refused; the same buttons work from a DM, where the bidder also
+gets them beside their hand. The licence hand, peeked tiles and the payment form are private:
+they go through the generic DM machinery (:mod:`bot.exts.hidden`), which also gives players with
+closed DMs the channel button that opens them ephemerally.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
 from bot import announce
 from bot.exts import errors
@@ -21,6 +23,7 @@ from bot.games.giganten import (
     card_text,
     company_name,
     entry_fee,
+    hand_text,
     money,
     ranked_productions,
 )
@@ -42,6 +45,8 @@ BUTTON_ID = "gg" + _KEY
 SELECT_ID = "ggs" + _KEY
 """Buttons and selects need templates of their own: one pattern maps to one item class."""
 MAX_LABEL = 80
+MAX_MODAL_TEXT = 45
+"""Discord's limit for a modal's title and a text input's label."""
 MAX_OPTIONS = 25
 
 
@@ -50,8 +55,8 @@ def _cid(session: Session, op: str, arg: str = "") -> str:
     return f"{prefix}:{session.id}:{session.seq}:{op}" + (f":{arg}" if arg else "")
 
 
-def _label(text: str) -> str:
-    return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 1] + "…"
+def _label(text: str, most: int = MAX_LABEL) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 # --- components ----------------------------------------------------------------------------------
@@ -98,11 +103,13 @@ class BidModal(discord.ui.Modal):
     """Any other bid amount; the game id and action count come from the button that opened it."""
 
     def __init__(self, game_id: int, seq: int, company: str, high: int, lang: str) -> None:
-        super().__init__(title=_label(t("bot.giganten.modal.title", lang, company=company)),
+        super().__init__(title=_label(t("bot.giganten.modal.title", lang, company=company),
+                                      MAX_MODAL_TEXT),
                          custom_id=f"ggbid:{game_id}:{seq}")
         self.game_id, self.seq, self.high, self.lang = game_id, seq, high, lang
         self.amount: discord.ui.TextInput[BidModal] = discord.ui.TextInput(
-            label=_label(t("bot.giganten.modal.label", lang, high=high)), custom_id="amount",
+            label=_label(t("bot.giganten.modal.label", lang, high=high), MAX_MODAL_TEXT),
+            custom_id="amount",
             max_length=3, default=str(high + 1))
         self.add_item(self.amount)
 
@@ -254,36 +261,52 @@ def channel_items(session: Session) -> list[discord.ui.Item[Any]]:
                     "bot.giganten.button.build", lang, label=label, cost=money(cost, lang))))
         return items
     if decision == "produce":
-        return _produce_items(session, legal, view["prices"], lang)
+        return _produce_items(session, legal, view["prices"],
+                              view["players"][colour]["storage"], lang)
     if decision == "bid":
         return _bid_items(session, view, lang)
     return []
 
 
 def _produce_items(session: Session, legal: list[str], prices: dict[str, int],
-                   lang: str) -> list[discord.ui.Item[Any]]:
+                   stored: dict[str, int], lang: str) -> list[discord.ui.Item[Any]]:
     """The best-looking shipping as one click, every other outcome in a select."""
-    ranked = ranked_productions(legal, prices)
+    ranked = ranked_productions(legal, prices, stored)
     if not ranked:
         return []
     best = ranked[0]
     items: list[discord.ui.Item[Any]] = [GigantenButton(
         _cid(session, "pick", str(best)),
-        t("bot.giganten.button.produce", lang, line=_entries(legal[best])))]
+        t("bot.giganten.button.produce", lang, line=_entries(legal[best], lang)))]
     if len(ranked) > 1:
         options = []
         for i in ranked[:MAX_OPTIONS]:
             fees = sum(entry_fee(e) for e in legal[i].split()[1:])
             options.append(discord.SelectOption(
-                label=_label(_entries(legal[i])), value=f"#{i}", default=i == best,
+                label=_label(_entries(legal[i], lang)), value=f"#{i}", default=i == best,
                 description=t("bot.giganten.option.fees", lang, fees=money(fees, lang))))
         items.append(GigantenSelect(_cid(session, "sel"),
                                     t("bot.giganten.select.produce", lang), options))
     return items
 
 
-def _entries(line: str) -> str:
-    return line.split(" ", 1)[1] if " " in line else line
+def _entries(line: str, lang: str) -> str:
+    """``produce C5=jet D3=hudson:black`` as ``C5→Jet, D3→Hudson via black``."""
+    out = []
+    for entry in line.split()[1:]:
+        label, _, where = entry.partition("=")
+        company, _, via = where.partition(":")
+        if company == "drop":
+            out.append(t("bot.giganten.entry.drop", lang, label=label))
+        elif via:
+            shown = t("bot.giganten.via.black_short", lang) if via == "black" \
+                else announce.colour_name(via, lang)
+            out.append(t("bot.giganten.entry.paid", lang, label=label,
+                         company=company_name(company, lang), via=shown))
+        else:
+            out.append(t("bot.giganten.entry.free", lang, label=label,
+                         company=company_name(company, lang)))
+    return ", ".join(out)
 
 
 def _bid_items(session: Session, view: dict[str, Any],
@@ -291,9 +314,10 @@ def _bid_items(session: Session, view: dict[str, Any],
     """The current high bid (as a label), +1, +2, any other amount, and Pass."""
     auction = view["auction"]
     high = auction["high_bid"]
-    info = t("bot.giganten.button.high", lang, bid=high,
+    company = company_name(auction["company"], lang)
+    info = t("bot.giganten.button.high", lang, company=company, bid=high,
              name=announce.colour_name(auction["high_bidder"], lang)) \
-        if auction["high_bidder"] else t("bot.giganten.button.no_bid", lang)
+        if auction["high_bidder"] else t("bot.giganten.button.no_bid", lang, company=company)
     items: list[discord.ui.Item[Any]] = [
         GigantenButton(_cid(session, "act", "info"), info, discord.ButtonStyle.secondary,
                        disabled=True)]
@@ -310,8 +334,56 @@ def _bid_items(session: Session, view: dict[str, Any],
     return items
 
 
+# --- bids from the DM ----------------------------------------------------------------------------
+
+class BidsByDM(commands.Cog):
+    """When a turn message asks a human to bid, the same bid buttons also go to their DM, with
+    their hand beside them: they may bid from there. The auction itself stays in the channel."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self.prompted: set[tuple[int, int]] = set()
+        """(game id, action count) of the bid prompts sent, so a re-posted board sends none."""
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        me = self.bot.user
+        if message.guild is None or me is None or message.author.id != me.id:
+            return
+        try:
+            await self.prompt(message.channel.id)
+        except Exception:
+            log.exception("could not send a bid prompt by DM in channel %s", message.channel.id)
+
+    async def prompt(self, channel_id: int) -> None:
+        session = self.bot.games.in_channel(channel_id)
+        if session is None or session.row.game != "giganten" or session.game is None:
+            return
+        colour = _human_pending(session)
+        if colour is None or session.kind() != "bid" or (session.id, session.seq) in self.prompted:
+            return
+        self.prompted.add((session.id, session.seq))
+        seat = session.seat(colour)
+        assert seat is not None and seat.user_id is not None
+        lang = session.row.language
+        view = session.view(colour)
+        auction = view["auction"]
+        text = t("bot.giganten.dm.bid", lang, channel=f"<#{session.row.channel_id}>",
+                 company=company_name(auction["company"], lang),
+                 hand=hand_text(view["you"]["licences"], lang))
+        buttons = discord.ui.View(timeout=None)
+        for item in _bid_items(session, view, lang):
+            buttons.add_item(item)
+        try:
+            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+            await user.send(text, view=buttons)
+        except discord.HTTPException as error:  # closed DMs: the channel buttons remain
+            log.info("no bid prompt by DM for game %s: %s", session.id, error)
+
+
 async def setup(bot: GameBot) -> None:
     bot.add_dynamic_items(GigantenButton, GigantenSelect)
+    await bot.add_cog(BidsByDM(bot))
 
 
-__all__ = ["GigantenButton", "GigantenSelect", "channel_items"]
+__all__ = ["BidsByDM", "GigantenButton", "GigantenSelect", "channel_items"]

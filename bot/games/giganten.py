@@ -16,7 +16,7 @@ from bot.games import Field, Form, GameUI
 from render.i18n import has, t
 from rules.core import Event
 from rules.giganten.auction import auto_payment, payments
-from rules.giganten.board import CARDS, FEE
+from rules.giganten.board import CARDS, FEE, OVERFILL, STORAGE_LIMIT
 
 MAX_CHOICES = 25
 """Discord shows at most 25 options in a select."""
@@ -55,20 +55,26 @@ def entry_fee(entry: str) -> int:
     return FEE if ":" in entry else 0
 
 
-def produce_score(line: str, prices: dict[str, int]) -> int:
-    """How good a production line looks: the stored chips at their price, minus the fees."""
+def produce_score(line: str, prices: dict[str, int], stored: dict[str, int]) -> int:
+    """How good a production line looks: each chip at its company's price while the storage
+    holds at most 2 (more are returned for $1,000 each at the end of the round), minus fees."""
     score = 0
+    count = dict(stored)
     for entry in line.split()[1:]:
         _, _, where = entry.partition("=")
         company = where.split(":", 1)[0]
-        if company != "drop":
-            score += prices.get(company, 0) - entry_fee(entry)
+        if company == "drop":
+            continue
+        count[company] = count.get(company, 0) + 1
+        worth = prices.get(company, 0) if count[company] <= STORAGE_LIMIT else OVERFILL
+        score += worth - entry_fee(entry)
     return score
 
 
-def ranked_productions(legal: list[str], prices: dict[str, int]) -> list[int]:
+def ranked_productions(legal: list[str], prices: dict[str, int],
+                       stored: dict[str, int]) -> list[int]:
     """Indices of the legal ``produce`` lines, best first (the first is the default)."""
-    return sorted(range(len(legal)), key=lambda i: (-produce_score(legal[i], prices), i))
+    return sorted(range(len(legal)), key=lambda i: (-produce_score(legal[i], prices, stored), i))
 
 
 def default_payment(view: dict[str, Any]) -> tuple[int, ...]:
