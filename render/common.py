@@ -144,6 +144,13 @@ def fit_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     return text + "…"
 
 
+def status_line(draw: ImageDraw.ImageDraw, text: str, lang: str, y: int, width: int,
+                colour: Any) -> None:
+    """The one bold line under a board: who acts now and on what, or who won."""
+    face = font(22, True, text_lang(text, lang))
+    draw.text((24, y), fit_text(text, face, width - 48), font=face, fill=colour, anchor="lm")
+
+
 def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int], None],
            scale: int = 4) -> Image.Image:
     """A small antialiased RGBA picture: ``paint(draw, scale)`` draws at ``scale`` times the size.

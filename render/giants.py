@@ -29,6 +29,7 @@ from render.common import (
     paste_centred,
     seat_names,
     sprite,
+    status_line,
     swatch,
     text_lang,
 )
@@ -388,7 +389,7 @@ def canvas(view: dict[str, Any], lang: str = "en",
     _draw_header(image, draw, view, lang, shown)
     _draw_supply(image, draw, view, lang)
     _draw_offer(image, draw, view, lang)
-    _draw_status(draw, view, lang, shown)
+    status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
     _draw_legend(image, draw, view, lang, shown)
     return image
 
@@ -560,15 +561,6 @@ def _draw_offer(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         image.paste(pic, (round(x), round(base - pic.height)), pic)
         draw.text((x + pic.width / 2, base + 14), str(size), font=face, fill=WHITE, anchor="mm")
         x += pic.width + 14
-
-
-def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str,
-                 shown: dict[str, str]) -> None:
-    """One line under the board: who must act now and on what, or who won."""
-    text = status_text(view, lang, shown)
-    face = font(22, True, text_lang(text, lang))
-    draw.text((24, STATUS_Y), fit_text(text, face, WIDTH - 48), font=face, fill=INK,
-              anchor="lm")
 
 
 def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:

@@ -28,6 +28,7 @@ from render.common import (
     seat_colour,
     seat_names,
     sprite,
+    status_line,
     swatch,
     text_lang,
 )
@@ -281,7 +282,7 @@ def canvas(view: dict[str, Any], lang: str = "en",
     shown = seat_names(view["seats"], lang, names)
     draw = ImageDraw.Draw(image)
     _draw_corners(image, draw, view, lang, shown)
-    _draw_status(draw, view, lang, shown)
+    status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
     _draw_legend(image, draw, view, lang, shown)
     return image
 
@@ -358,15 +359,6 @@ def _draw_corners(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str,
             else t("render.makemake.on_centre", lang))
     face = font(18, lang=text_lang(text, lang))
     draw.text((right, 110), fit_text(text, face, 280), font=face, fill=WHITE, anchor="rm")
-
-
-def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], lang: str,
-                 shown: dict[str, str]) -> None:
-    """One line under the board: who acts and what they must choose, or how the game ended."""
-    text = status_text(view, lang, shown)
-    face = font(22, True, text_lang(text, lang))
-    draw.text((24, STATUS_Y), fit_text(text, face, WIDTH - 48), font=face, fill=INK,
-              anchor="lm")
 
 
 def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
