@@ -4,6 +4,11 @@ It plans "projects" (an item it may move, headed for the best free ahu it can re
 places figures on the first hexes of each project's path that cannot carry the item yet, then
 in phase 4 makes the move that delivers the most points or brings an item closest to its
 target (marking it so that it stays its own). Spare markers become rongo halves.
+
+Headdresses score an ahu's red value for the owner of the moai they crown, so the sorcerer
+fetches one for each of its bare (or soon erected) moai that its chains can reach this round
+(or any, while a marker can keep the headdress its own), and stays out of the auction while one
+is wanted; a headdress then travels as a project like any moai.
 """
 
 from __future__ import annotations
@@ -43,6 +48,12 @@ from rules.giants.board import (
 from rules.giants.carry import helpers, preference, prestige_of
 
 STRENGTH = {"worker": 1, "sorcerer": 1, "chief": 3}
+FEW_WORKERS = 3
+"""Owning fewer workers than this, recruiting beats every other sorcerer action."""
+HAT_BID = 0.5
+"""How much of a wanted headdress's red value keeps the sorcerer out of the auction."""
+ALL_WORKERS = 6
+"""Workers of one colour: those not in the urn are ours."""
 
 
 def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
@@ -114,16 +125,71 @@ def _targets(view: JSON, seat: str, item: dict[str, Any]) -> list[str]:
         return [a for a in AHUS if view["ahus"][a]["moai"] is None and (
             view["ahus"][a]["reserved"] == seat
             or (view["ahus"][a]["reserved"] is None and screen.get("bases", 0) > 0))]
+    return _crownable(view, seat) + [a for a in _planned(view, seat)
+                                     if view["ahus"][a]["moai"] is None]
+
+
+def _crownable(view: JSON, seat: str) -> list[str]:
+    """Own erected moai without a headdress: a headdress there scores its red value for us."""
     return [a for a in AHUS if view["ahus"][a]["owner"] == seat
             and view["ahus"][a]["headdress"] is None]
 
 
+def _planned(view: JSON, seat: str) -> list[str]:
+    """Ahus our own moai are headed for, so that a headdress may set out before its moai stands."""
+    taken: set[str] = set()
+    for _, item in _mine(view, seat, claims=False):
+        if item["kind"] == "moai":
+            ahu = _best_target(view, seat, item, taken)[1]
+            if ahu is not None:
+                taken.add(ahu)
+    return sorted(taken)
+
+
+def _hat_wanted(view: JSON, seat: str) -> int:
+    """The red value a new headdress would earn us, or 0 when none is worth fetching.
+
+    The headdresses we hold or could claim (free ones lying loose) are given their ahus
+    first; a new one would go to the best of the rest, weighing red value against the haul.
+    It is worth fetching only if this round's chains can bring it there, or if a marker can
+    keep it ours until they can: one left unmarked at the quarry is anybody's, which mostly
+    helps the others.
+    """
+    if not view["supply"]["headdresses"]:
+        return 0
+    taken: set[str] = set()
+    for _, item in _mine(view, seat, claims=True):
+        if item["kind"] == "headdress":
+            ahu = _best_target(view, seat, item, taken)[1]
+            if ahu is not None:
+                taken.add(ahu)
+    new = {"kind": "headdress", "at": f"front:{seat}"}
+    ahu = _best_target(view, seat, new, taken)[1]
+    if ahu is None:
+        return 0
+    reach = _capacity(view, seat, 1) - (1 if view["screen"]["sorcerer"] else 0)
+    if _ahu_dist(HEADDRESS_QUARRY, ahu) > reach and not view["screen"]["markers"]:
+        return 0
+    return RED[ahu]
+
+
 def _capacity(view: JSON, seat: str, q: int) -> int:
-    """About how many hexes of a path of requirement ``q`` the seat can cover in one round."""
+    """About how many hexes of a path of requirement ``q`` the seat can cover in one round.
+
+    Figures already placed this round count too, so that a project's target stays put while
+    its chain is being laid instead of drifting as the screen empties.
+    """
     screen = view.get("screen", {})
     small = screen.get("workers", 0) + (1 if screen.get("sorcerer") else 0)
     logs = screen.get("logs", 0)
-    cap = 1 if screen.get("chief") else 0
+    chief = bool(screen.get("chief"))
+    for spot in view["hexes"].values():
+        for figure in spot["figures"]:
+            if figure["colour"] == seat:
+                chief = chief or figure["type"] == "chief"
+                small += figure["type"] != "chief"
+                logs += spot["logs"] if figure["type"] != "chief" else 0
+    cap = 1 if chief else 0
     if q == 1:
         cap += small
     else:
@@ -179,13 +245,13 @@ def _bid(view: JSON, seat: str) -> Action:
     t = max(z for z in view["offer"] if z <= (3 if screen["workers"] >= 3 else 2)) \
         if min(view["offer"]) <= 2 else min(view["offer"])
     best: tuple[float, Bid] | None = None
-    urn_workers = view["urn"]["workers"]
+    sorcerer_loss = _sorcerer_worth(view, seat)
     for w in range(screen["workers"] + 1):
         for chief in (False, True) if screen["chief"] else (False,):
             for sorc in (False, True) if screen["sorcerer"] else (False,):
                 if w + sorc + 3 * chief < t:
                     continue
-                loss = w * 1.0 + (1.3 if urn_workers else 0.9) * sorc + 2.6 * chief
+                loss = w * 1.0 + sorcerer_loss * sorc + 2.6 * chief
                 if best is None or loss < best[0]:
                     best = (loss, Bid(0, w, chief, sorc))
     if best is None:
@@ -195,20 +261,26 @@ def _bid(view: JSON, seat: str) -> Action:
     return Bid(markers, b.workers, b.chief, b.sorcerer)
 
 
+def _sorcerer_worth(view: JSON, seat: str) -> float:
+    """What bidding the sorcerer away costs, in workers: his action is lost for the round.
+
+    Recruiting is worth a little more than a worker; fetching a headdress for a bare moai is
+    worth much more (its red value at the end), so then workers or the chief sculpt instead.
+    """
+    red = _hat_wanted(view, seat)
+    if red:
+        return 1.0 + HAT_BID * red
+    return 1.3 if view["urn"]["workers"] else 0.9
+
+
 # --- phase 3 -----------------------------------------------------------------------------------
 
 def _place(view: JSON, seat: str, actions: list[Action]) -> Action | None:
     screen = view["screen"]
     legal = set(actions)
-    uncrowned = [a for a in AHUS if view["ahus"][a]["owner"] == seat
-                 and view["ahus"][a]["headdress"] is None]
-    hats = [i for _, i in _mine(view, seat, claims=False) if i["kind"] == "headdress"]
     if screen["sorcerer"]:
-        for wish, ok in ((Special("sorcerer", "recruit"),
-                          view["urn"]["workers"] > 0 and screen["workers"] < 4),
-                         (Special("sorcerer", "headdress"), bool(uncrowned) and not hats),
-                         (_harvest(view), screen["logs"] < 2)):
-            if ok and wish in legal:
+        for wish in _sorcerer_wishes(view, seat):
+            if wish in legal:
                 return wish
     placement = _next_placement(view, seat)
     if placement is not None and placement in legal:
@@ -217,6 +289,31 @@ def _place(view: JSON, seat: str, actions: list[Action]) -> Action | None:
     if screen["markers"] > keep and Rongo() in legal:
         return Rongo()
     return Pass()
+
+
+def _sorcerer_wishes(view: JSON, seat: str) -> list[Special]:
+    """The sorcerer's worthwhile actions, best first.
+
+    A worker recruited early carries every round, so the first few come before anything
+    else. Then a headdress, worth its red value at the end once hauled and crowned, if one
+    can be (see ``_hat_wanted``); only then more recruits and logs.
+    """
+    screen = view["screen"]
+    recruit = Special("sorcerer", "recruit")
+    red = _hat_wanted(view, seat)
+    left = view["urn"]["workers"]
+    owned = ALL_WORKERS - left
+    wishes: list[Special] = []
+    if left and owned < FEW_WORKERS:
+        wishes.append(recruit)
+    if red:
+        wishes.append(Special("sorcerer", "headdress"))
+    if left:
+        wishes.append(recruit)
+    harvest = _harvest(view)
+    if harvest is not None and screen["logs"] < 2:
+        wishes.append(harvest)
+    return wishes
 
 
 def _harvest(view: JSON) -> Special | None:
