@@ -71,11 +71,15 @@ def owes(session: Session, seat: Seat) -> bool:
 
 
 def decisions(host: Host, user_id: int) -> list[tuple[Session, Seat]]:
-    """Every running game where this user owes a secret choice, oldest game first."""
+    """Every running game where this user may type a choice in a DM now (a secret choice, or
+    a public one the game takes from DMs too), oldest game first."""
     out = []
     for session in sorted(host.sessions.values(), key=lambda s: s.id):
         seat = session.seat_of(user_id)
-        if seat is not None and owes(session, seat):
+        if seat is None or seat.is_ai or session.status != "running" \
+                or seat.colour not in session.pending():
+            continue
+        if game_ui(session.row.game).typed_in_dm(session.kind()):
             out.append((session, seat))
     return out
 

@@ -171,6 +171,12 @@ class Player:
             result = await member.user.click(in_dm, custom_id=wanted)  # bidding from the DM
             assert_no_refusal(result)
             self.used.add("dm_bid")
+        elif in_dm is not None and "dm_typed_bid" not in self.used:
+            typed = await member.user.send_dm(action)  # a bid typed in the DM
+            answers = [m.content for m in member.user.dm_channel.history() if m.id > typed.id]
+            assert any("Played:" in text and action in text for text in answers), answers
+            assert session_in(self.env, self.channel).seq > seq
+            self.used.add("dm_typed_bid")
         elif action == "pass":
             await self.click(member, f"gg:{session.id}:{seq}:act:pass", message)
         elif action in (f"bid {high + 1}", f"bid {high + 2}"):
@@ -277,7 +283,8 @@ async def test_four_player_game_to_the_harbour(simcord_env, new_bot):  # noqa: F
     assert any(line.startswith("* forfeit ") for line in lines), "the bluff failed"
     assert player.restarted_in_auction
     assert player.used >= {"button", "slash", "modal", "autocomplete", "produce_default",
-                           "refused", "pay_default", "restart_pay", "typed", "dm_bid"}
+                           "refused", "pay_default", "restart_pay", "typed", "dm_bid",
+                           "dm_typed_bid"}
     assert {"dm", "ephemeral"} & player.used
     notes = [m.content for m in bot_messages(env, channel) if "cannot send DMs" in m.content]
     assert bob.mention in " ".join(notes) or "ephemeral" not in player.used

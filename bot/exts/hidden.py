@@ -473,10 +473,16 @@ class Hidden(commands.Cog):
                                          id=found[0][0].id))
             return
         session, seat = found[0]
+        private = game_ui(session.row.game).is_private(session.kind())
         try:
             report = await host.play_game(session.id, message.author.id, text)
         except (Refusal, IllegalAction) as error:
             await message.channel.send(announce.refusal_text(session, error, lang))
+            return
+        if not private:
+            mine = next((s.line for s in report.steps if s.actor == seat.colour), text)
+            await message.channel.send(t("bot.play.done", lang, line=mine))
+            await post_safely(self.bot, report)
             return
         done = submitted(report, seat, lang)
         await message.channel.send(done)

@@ -67,8 +67,15 @@ class GameUI:
     """Pending kinds that are secret choices (sealed bids...): prompted by DM, never in the
     channel; the channel only learns who has submitted."""
 
+    dm_kinds: frozenset[str] = frozenset()
+    """Public decisions that may also be typed in a DM (an auction bid): played as if typed
+    with /play, and announced in the channel as usual."""
+
     def is_private(self, kind: str) -> bool:
         return kind in self.private_kinds
+
+    def typed_in_dm(self, kind: str) -> bool:
+        return kind in self.private_kinds or kind in self.dm_kinds
 
     def prompt_text(self, kind: str, view: dict[str, Any], seat: str, lang: str) -> str:
         """What a private prompt says above its components (the seat's own view)."""

@@ -88,6 +88,7 @@ class GigantenUI(GameUI):
     quiet_events = frozenset({"turn", "game_over", "tiles", "discard"})
     public_lines = False  # dealt licences and tile values are secret (rules spec 7)
     private_kinds = frozenset({"sell"})
+    dm_kinds = frozenset({"bid"})
     """Paying for a won auction uses the secret hand: its form goes by DM. Bids are open
     (rules spec 5.7) and made with buttons in the channel."""
 
