@@ -554,6 +554,7 @@ class Host:
         game = session.game
         assert game is not None
         module = session.module
+        action = module.canonical(game.state, actor, action)
         state, events = module.apply(game.state, actor, action)
         line = format_line(actor, action)
         finished = module.result(state) is not None

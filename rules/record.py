@@ -114,6 +114,7 @@ class Game:
         return self.module.pending(self.state).seats
 
     def apply(self, actor: str, action: Any) -> list[Event]:
+        action = self.module.canonical(self.state, actor, action)
         self.state, events = self.module.apply(self.state, actor, action)
         self.lines.append(format_line(actor, action))
         return events

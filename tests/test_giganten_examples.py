@@ -16,7 +16,7 @@ import pytest
 import rules.giganten as g
 from rules.core import CHANCE, IllegalAction
 from rules.giganten.state import State
-from rules.record import Game, parse_header, parse_line
+from rules.record import Game, parse_header, parse_line, replay
 
 RECORDS = Path(__file__).parent / "records" / "giganten"
 MARK = re.compile(r"#!\s*(reject\s+(?P<key>[a-z_.]+)|legal)")
@@ -112,6 +112,18 @@ def test_example_a_split_fee_may_name_any_tied_rival() -> None:
     assert g.to_json(grey) == g.to_json(blue)
     assert [str(a) for a in g.legal(game.state, "red")].count("produce D3=hudson:grey") == 1
     assert "produce D3=hudson:blue" not in [str(a) for a in g.legal(game.state, "red")]
+
+
+def test_a_split_fee_typed_with_another_tied_rival_prints_the_first() -> None:
+    """Spec checkpoint [2]: ``D3=hudson:blue`` is the same action and prints as ``:grey``."""
+    text = (RECORDS / "example_a.txt").read_text(encoding="utf-8")
+    typed = text.replace("red produce D3=hudson:grey", "red produce D3=hudson:blue")
+    assert typed != text
+    game, rejections = replay(typed)
+    original, _ = replay(text)
+    assert rejections == [] and "red produce D3=hudson:grey" in game.lines
+    assert "red produce D3=hudson:blue" not in game.record()
+    assert g.to_json(game.state) == g.to_json(original.state)
 
 
 def test_example_a_checkpoint_3_bluff() -> None:

@@ -18,7 +18,7 @@ from rules.giants.actions import (
     parse,
 )
 from rules.giants.auction import chance, roll
-from rules.giants.engine import apply, pending, result
+from rules.giants.engine import apply, canonical, pending, result
 from rules.giants.legal import legal
 from rules.giants.state import (
     MAX_SEATS,
@@ -37,6 +37,6 @@ from rules.giants.view import view
 __all__ = [
     "COLOURS", "MAX_SEATS", "MIN_SEATS", "NAME", "OPTIONS", "Action", "Bid", "Dice", "Done",
     "EndRound", "Mark", "Move", "Pass", "Peek", "Place", "Rongo", "Special", "State", "Take",
-    "apply", "chance", "from_json", "legal", "new", "options_of", "parse", "pending", "result",
-    "roll", "seats_of", "to_json", "view",
+    "apply", "canonical", "chance", "from_json", "legal", "new", "options_of", "parse", "pending",
+    "result", "roll", "seats_of", "to_json", "view",
 ]

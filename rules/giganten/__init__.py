@@ -34,6 +34,7 @@ from rules.giganten.engine import (
     GigantenResult,
     State,
     apply,
+    canonical,
     chance,
     from_json,
     legal,
@@ -51,6 +52,6 @@ __all__ = [
     "COLOURS", "MAX_SEATS", "MIN_SEATS", "NAME", "OPTIONS", "Action", "Bid", "Build", "Done",
     "Drive", "Entry", "Forfeit", "GigantenPending", "GigantenResult", "Licences", "Loco", "Oil",
     "Pass", "Pay", "Peek", "Price", "Prices", "Produce", "Reveal", "Sell", "Skip", "State",
-    "Take", "Tiles", "apply", "chance", "from_json", "legal", "new", "options_of", "parse",
-    "pending", "public_line", "public_record", "result", "seats_of", "to_json", "view",
+    "Take", "Tiles", "apply", "canonical", "chance", "from_json", "legal", "new", "options_of",
+    "parse", "pending", "public_line", "public_record", "result", "seats_of", "to_json", "view",
 ]

@@ -10,7 +10,7 @@ peeked tile value) carries a secret for the seat it names: only that seat may be
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules.core import CHANCE, JSON, Event, IllegalAction, Pending, Result
 from rules.giganten import auction, flow, turn, works
@@ -126,6 +126,18 @@ def legal(state: State, seat: str) -> list[Action]:
         Pay(v) for v in auction.payments(s.players[seat]["hand"], a["high_bid"])]
     stored = s.players[seat]["storage"][a["company"]]
     return [*pays, *(Sell(n) for n in range(stored + 1))]
+
+
+def canonical(state: State, actor: str, action: Action) -> Action:
+    """The one printed form of an action with several spellings: a split fee names the first
+    tied rival in seat order (spec: ``D3=hudson:blue`` prints as ``:grey``). Anything else, an
+    illegal action included, is returned as it is."""
+    if not isinstance(action, Produce) or actor not in state.players:
+        return action
+    _, rivals = works.furthest_rivals(state, actor)
+    entries = tuple(replace(e, via=rivals[0]) if e.via in rivals else e
+                    for e in action.entries)
+    return replace(action, entries=entries)
 
 
 def apply(state: State, actor: str, action: Action) -> tuple[State, list[Event]]:

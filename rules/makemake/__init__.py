@@ -9,6 +9,7 @@ from rules.makemake.engine import (
     OPTIONS,
     State,
     apply,
+    canonical,
     chance,
     from_json,
     legal,
@@ -23,6 +24,6 @@ from rules.makemake.engine import (
 
 __all__ = [
     "COLOURS", "MAX_SEATS", "MIN_SEATS", "NAME", "OPTIONS", "Action", "Manu", "Moai", "Pass",
-    "Place", "State", "Withdraw", "apply", "chance", "from_json", "legal", "new", "options_of",
-    "parse", "pending", "result", "seats_of", "to_json", "view",
+    "Place", "State", "Withdraw", "apply", "canonical", "chance", "from_json", "legal", "new",
+    "options_of", "parse", "pending", "result", "seats_of", "to_json", "view",
 ]

@@ -126,6 +126,11 @@ def seats_of(state: State) -> tuple[str, ...]:
     return state.seats
 
 
+def canonical(state: State, actor: str, action: Action) -> Action:
+    """Every Make Make action has one printed form already (``manu`` sites sort on parsing)."""
+    return action
+
+
 def chance(state: State, rng: random.Random) -> Action:
     raise ValueError("Make Make has no chance actions")
 
