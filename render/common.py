@@ -151,6 +151,19 @@ def status_line(draw: ImageDraw.ImageDraw, text: str, lang: str, y: int, width: 
     draw.text((24, y), fit_text(text, face, width - 48), font=face, fill=colour, anchor="lm")
 
 
+def key_line(base: Image.Image, draw: ImageDraw.ImageDraw,
+             entries: Sequence[tuple[Image.Image, str]], prefix: str, lang: str, x: int, y: int,
+             face: ImageFont.FreeTypeFont,
+             icon_gap: int = 8, entry_gap: int = 22) -> None:
+    """One line of a board's symbol key: each icon followed by its word (``prefix`` + key)."""
+    for icon, key in entries:
+        paste_centred(base, icon, (x + icon.width / 2, y))
+        x += icon.width + icon_gap
+        text = t(f"{prefix}{key}", lang)
+        draw.text((x, y), text, font=face, fill=INK, anchor="lm")
+        x += round(face.getlength(text)) + entry_gap
+
+
 def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int], None],
            scale: int = 4) -> Image.Image:
     """A small antialiased RGBA picture: ``paint(draw, scale)`` draws at ``scale`` times the size.

@@ -26,6 +26,7 @@ from render.common import (
     encode_png,
     fit_text,
     font,
+    key_line,
     paste_centred,
     seat_names,
     sprite,
@@ -366,13 +367,8 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -
     ]
     face = font(16, lang=lang)
     for n, entries in enumerate(lines):
-        x, yy = 24, y + n * KEY_LINE
-        for icon, key in entries:
-            paste_centred(base, icon, (x + icon.width / 2, yy))
-            x += icon.width + 6
-            text = t(f"render.giants.key.{key}", lang)
-            draw.text((x, yy), text, font=face, fill=INK, anchor="lm")
-            x += round(face.getlength(text)) + 22
+        key_line(base, draw, entries, "render.giants.key.", lang, 24, y + n * KEY_LINE, face,
+                 icon_gap=6)
 
 
 # --- a render ----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from render.common import (
     encode_png,
     fit_text,
     font,
+    key_line,
     legend_row,
     paste_centred,
     seat_names,
@@ -291,14 +292,8 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, lang
          (locomotive(BLACK_LOCO, None), "black")],
     ]
     for n, line in enumerate(lines):
-        y = layout.key_y + 29 + n * 58
-        x = 20
-        for icon, key in line:
-            paste_centred(base, icon, (x + icon.width / 2, y))
-            x += icon.width + 8
-            text = t(f"render.giganten.key.{key}", lang)
-            draw.text((x, y), text, font=face, fill=INK, anchor="lm")
-            x += round(face.getlength(text)) + 22
+        key_line(base, draw, line, "render.giganten.key.", lang, 20, layout.key_y + 29 + n * 58,
+                 face)
 
 
 @cache

@@ -23,6 +23,7 @@ from render.common import (
     encode_png,
     fit_text,
     font,
+    key_line,
     legend_row,
     paste_centred,
     seat_colour,
@@ -258,13 +259,8 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -
         (hex_ring(GOLD, 16, 4), "sacred"), (makemake_figure(36), "makemake"),
         (site_pill("S01", None), "site"),
         (hex_ring(HIGHLIGHT, 16, 4), "choice")]
-    x, face = 24, font(18, lang=lang)
-    for icon, key in icons:
-        paste_centred(base, icon, (x + icon.width / 2, y))
-        x += icon.width + 8
-        text = t(f"render.makemake.key.{key}", lang)
-        draw.text((x, y), text, font=face, fill=INK, anchor="lm")
-        x += round(face.getlength(text)) + 28
+    key_line(base, draw, icons, "render.makemake.key.", lang, 24, y, font(18, lang=lang),
+             entry_gap=28)
 
 
 # --- a render ----------------------------------------------------------------------------------
