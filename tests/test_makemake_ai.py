@@ -15,7 +15,7 @@ def test_greedy_beats_random_seats() -> None:
     assert won >= 9, f"greedy won only {won} of 12 against two random seats"
 
 
-def test_greedy_only_plays_legal_actions_and_uses_only_the_view() -> None:
+def test_greedy_only_plays_legal_actions() -> None:
     s = mm.new(["red", "blue", "green", "yellow"], {"round_limit": 8})
     rng = random.Random(5)
     while s.phase != "over":

@@ -83,18 +83,14 @@ def test_missing_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert run(capsys, "replay", str(tmp_path / "none.txt"))[0] == 2
 
 
-def test_legal_prints_record_lines(capsys: pytest.CaptureFixture[str]) -> None:
+def test_legal_prints_record_lines(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (path,) = EXAMPLES.glob("10_8_*.txt")
-    lines = path.read_text().splitlines()[:14]
-    partial = path.with_name("partial.tmp")
-    try:
-        partial.write_text("\n".join(lines) + "\n")
-        code, out = run(capsys, "legal", str(partial))
-        assert code == 0 and out.splitlines() == ["red moai E1", "red moai E2"]
-        code, out = run(capsys, "legal", str(partial), "--seat", "blue")
-        assert code == 0 and out == ""
-    finally:
-        partial.unlink()
+    partial = tmp_path / "partial.txt"
+    partial.write_text("\n".join(path.read_text().splitlines()[:14]) + "\n")
+    code, out = run(capsys, "legal", str(partial))
+    assert code == 0 and out.splitlines() == ["red moai E1", "red moai E2"]
+    code, out = run(capsys, "legal", str(partial), "--seat", "blue")
+    assert code == 0 and out == ""
 
 
 def test_replay_reads_standard_input(monkeypatch: pytest.MonkeyPatch,
