@@ -11,6 +11,7 @@ from rules.core import JSON
 from rules.makemake.actions import Action, Place
 from rules.makemake.board import SITE_TERRITORIES, SITES
 from rules.makemake.engine import (
+    SCHEMA,
     State,
     apply,
     controls,
@@ -22,7 +23,7 @@ from rules.makemake.engine import (
 
 
 def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
-    state = from_json({**view, "schema": 1, "active_index": view["seats"].index(view["active"]),
+    state = from_json({**view, "schema": SCHEMA, "active_index": view["seats"].index(view["active"]),
                        "positions": {}})
     best: list[Action] = []
     best_score = float("-inf")
