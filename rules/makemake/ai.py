@@ -23,8 +23,8 @@ from rules.makemake.engine import (
 
 
 def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
-    state = from_json({**view, "schema": SCHEMA, "active_index": view["seats"].index(view["active"]),
-                       "positions": {}})
+    active = view["seats"].index(view["active"])
+    state = from_json({**view, "schema": SCHEMA, "active_index": active, "positions": {}})
     best: list[Action] = []
     best_score = float("-inf")
     for action in _candidates(actions):
