@@ -15,7 +15,38 @@ CHANCE = "*"
 """The actor that plays dice, shuffles, deals and reveals."""
 
 Event = dict[str, Any]
-"""Something that happened, for messages and logs: ``{"kind": ..., **details}``."""
+"""Something that happened, for messages and logs: ``{"kind": ..., **details}``.
+
+Two keys say what is secret about the recorded line itself (DESIGN.md, "The engine contract"):
+``SEALED: <colour>`` -- the line just applied is a submission to a simultaneous decision, private
+to that seat; ``REVEALS: True`` -- every sealed line recorded so far is public from now on. A host
+keeps that mark per log row and prints a sealed line as ``<colour> <verb> ?``; it never replays a
+game to find out. ``"private"`` marks a secret *inside* an event (the whole event for one seat,
+or ``{"seat": colour, ...}`` for a part of it).
+"""
+
+SEALED = "sealed"
+REVEALS = "reveals"
+
+
+def sealed_by(events: list[Event]) -> str | None:
+    """The seat a just-applied line is private to (None: the line is public)."""
+    return next((e[SEALED] for e in events if e.get(SEALED)), None)
+
+
+def reveals(events: list[Event]) -> bool:
+    """Whether these events make every sealed line recorded so far public."""
+    return any(e.get(REVEALS) for e in events)
+
+
+def every_line_public(state: Any, line: str, seat: str | None = None) -> str:
+    """``public_line`` of a game whose record lines hide nothing beyond sealed submissions."""
+    return line
+
+
+def hidden_line(line: str) -> str:
+    """A sealed line as others may read it: ``red bid 2m 1w`` -> ``red bid ?``."""
+    return " ".join([*line.split()[:2], "?"])
 
 JSON = dict[str, Any]
 
@@ -130,6 +161,7 @@ class GameModule(Protocol):
     def from_json(self, data: JSON) -> Any: ...
     def options_of(self, state: Any) -> Options: ...
     def seats_of(self, state: Any) -> tuple[str, ...]: ...
+    def public_line(self, state: Any, line: str, seat: str | None = None) -> str: ...
 
 
 def split_words(text: str) -> list[str]:

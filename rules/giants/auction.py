@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.core import Event, IllegalAction
+from rules.core import REVEALS, SEALED, Event, IllegalAction
 from rules.giants.actions import Bid, Dice, Take
 from rules.giants.state import State, after, new_committed, turn_order
 
@@ -58,7 +58,7 @@ def apply_bid(s: State, seat: str, bid: Bid, events: list[Event]) -> None:
             raise IllegalAction("too_many", piece=piece, have=screen[piece])
     s.bids[seat] = {"markers": bid.markers, "workers": bid.workers, "chief": bid.chief,
                     "sorcerer": bid.sorcerer}
-    events.append({"kind": "bid_submitted", "seat": seat})
+    events.append({"kind": "bid_submitted", "seat": seat, SEALED: seat})
     if len(s.bids) == len(s.seats):
         _reveal(s, events)
 
@@ -79,7 +79,7 @@ def _reveal(s: State, events: list[Event]) -> None:
                                             order.index(p)))
     s.choosing = {"order": choosing, "taken": {p: [] for p in choosing}, "done": []}
     events.append({"kind": "bids_revealed", "bids": {p: dict(s.bids[p]) for p in order},
-                   "order": choosing})
+                   "order": choosing, REVEALS: True})
     _next_chooser(s, None, events)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Event, IllegalAction
+from rules.core import REVEALS, SEALED, Event, IllegalAction
 from rules.giants.actions import EndRound
 from rules.giants.auction import clear_committed
 from rules.giants.board import BLACK, RED
@@ -62,7 +62,7 @@ def check_endround(s: State, seat: str, action: EndRound) -> None:
 def apply_endround(s: State, seat: str, action: EndRound, events: list[Event]) -> None:
     check_endround(s, seat, action)
     s.endround[seat] = {"mark": list(action.mark), "recall": list(action.recall)}
-    events.append({"kind": "endround_submitted", "seat": seat})
+    events.append({"kind": "endround_submitted", "seat": seat, SEALED: seat})
     if all(a is not None for a in s.endround.values()):
         _resolve(s, events)
 
@@ -80,7 +80,7 @@ def _resolve(s: State, events: list[Event]) -> None:
             s.players[seat]["screen"]["markers"] += 1
     events.append({"kind": "endround_resolved",
                    "marks": {p: a["mark"] for p, a in answers.items()},
-                   "recalls": {p: a["recall"] for p, a in answers.items()}})
+                   "recalls": {p: a["recall"] for p, a in answers.items()}, REVEALS: True})
     end_round(s, events)
 
 

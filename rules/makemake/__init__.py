@@ -1,5 +1,6 @@
 """Make Make: clans fighting for Rapa Nui (``../shared/rules/makemake.md``)."""
 
+from rules.core import every_line_public
 from rules.makemake.actions import Action, Manu, Moai, Pass, Place, Withdraw, parse
 from rules.makemake.engine import (
     COLOURS,
@@ -22,8 +23,11 @@ from rules.makemake.engine import (
     view,
 )
 
+public_line = every_line_public
+"""Every record line is public (sealed submissions aside: their events mark them)."""
+
 __all__ = [
     "COLOURS", "MAX_SEATS", "MIN_SEATS", "NAME", "OPTIONS", "Action", "Manu", "Moai", "Pass",
     "Place", "State", "Withdraw", "apply", "canonical", "chance", "from_json", "legal", "new",
-    "options_of", "parse", "pending", "result", "seats_of", "to_json", "view",
+    "options_of", "parse", "pending", "public_line", "result", "seats_of", "to_json", "view",
 ]
