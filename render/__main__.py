@@ -1,8 +1,9 @@
 """``python -m render RECORD [--seat COLOUR] -o OUT.png``: the board after a record, as a PNG.
 
 The record is replayed like ``python -m rules replay --keep-going``; the image shows the public
-view, or with ``--seat`` that seat's view. A game is drawn by the module ``render.<game name>``,
-so a game gets images by gaining that module.
+view, or with ``--seat`` that seat's view; ``--highlight B2,S03`` rings those board labels as
+changed. A game is drawn by the module ``render.<game name>``, so a game gets images by gaining
+that module.
 Exit codes: 0 every line applied, 1 a line was rejected (the image is still written),
 2 the record cannot be read, the game has no renderer or the image cannot be written.
 """
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("record", help="record file, or - for standard input")
     parser.add_argument("--seat", help="draw this colour's view instead of the public one")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the legend")
+    parser.add_argument("--highlight", default="",
+                        help="board labels to ring as changed, comma-separated (e.g. B2,S03)")
     parser.add_argument("-o", "--output", required=True, help="the PNG file to write")
     args = parser.parse_args(argv)
     try:
@@ -59,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     if drawer is None:
         print(f"no board image for {game.module.NAME} yet", file=sys.stderr)
         return 2
-    png = drawer.board(game.module.view(game.state, seat), args.lang)
+    highlight = frozenset(label.strip() for label in args.highlight.split(",") if label.strip())
+    png = drawer.board(game.module.view(game.state, seat), args.lang, highlight=highlight)
     try:
         with open(args.output, "wb") as f:
             f.write(png)

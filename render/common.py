@@ -12,7 +12,8 @@ numbers on pieces keep DejaVu in every language, so they look the same everywher
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -31,6 +32,10 @@ INK: RGB = (28, 28, 32)
 PAPER: RGB = (250, 247, 240)
 HIGHLIGHT: RGB = (236, 0, 140)
 """Marks what a player may choose now; unlike every seat colour."""
+CHANGED: RGB = (0, 226, 255)
+"""Marks what changed since the table's previous state: a bright cyan, unlike every seat colour
+and the choice colour. It is always drawn between two dark edges, so that it reads on light land
+and on the dark sea alike."""
 
 
 CJK_FONT = "wqy-microhei.ttc"
@@ -173,6 +178,50 @@ def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int], 
     big = Image.new("RGBA", (width * scale, height * scale), (0, 0, 0, 0))
     paint(ImageDraw.Draw(big), scale)
     return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def hex_corners(centre: tuple[float, float], radius: float) -> list[tuple[float, float]]:
+    """The six corners of a pointy-top hex, clockwise from the top."""
+    cx, cy = centre
+    return [(cx + radius * math.cos(math.radians(-90 + 60 * k)),
+             cy + radius * math.sin(math.radians(-90 + 60 * k))) for k in range(6)]
+
+
+def known(highlight: Iterable[str], labels: Iterable[str]) -> list[str]:
+    """The highlighted labels that name one of ``labels``, in the order of ``labels``; the
+    others (another game's labels, a typo) are ignored."""
+    wanted = set(highlight)
+    return [label for label in labels if label in wanted]
+
+
+@cache
+def changed_hex(radius: int, line: int = 5, edge: int = 2) -> Image.Image:
+    """A hex ring that marks a changed space: the change colour between two dark edges, its
+    outer corners ``radius`` from the centre."""
+    size = 2 * radius + 4
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        centre = (size * k / 2, size * k / 2)
+        for r, fill in ((radius, INK), (radius - edge, CHANGED), (radius - edge - line, INK),
+                        (radius - 2 * edge - line, (0, 0, 0, 0))):
+            draw.polygon(hex_corners(centre, r * k), fill=fill)
+    return sprite(size, size, paint)
+
+
+@cache
+def changed_box(width: int, height: int, corner: int = 8, line: int = 5,
+                edge: int = 2) -> Image.Image:
+    """A rounded-rectangle ring around a ``width`` x ``height`` box (a site, a statue's slot, a
+    space): the change colour between two dark edges, all outside the box."""
+    pad = line + 2 * edge
+    w, h = width + 2 * pad, height + 2 * pad
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        for inset, fill in ((0, INK), (edge, CHANGED), (edge + line, INK),
+                            (pad, (0, 0, 0, 0))):
+            draw.rounded_rectangle((inset * k, inset * k, (w - inset) * k, (h - inset) * k),
+                                   radius=max(corner + pad - inset, 1) * k, fill=fill)
+    return sprite(w, h, paint)
 
 
 def paste_centred(image: Image.Image, picture: Image.Image, centre: tuple[float, float]) -> None:

@@ -3,9 +3,9 @@
 The island, its grid, hex labels, special hexes and the ahus with their names and values never
 change, so they are drawn once per language and seat count (supersampled for smooth edges) and
 cached; a render copies that picture and pastes only the pieces (cached sprites from
-``render.giants_art``), the headline and the legend values. Everything comes from a view, so
-the public image shows only what the public view holds: an erected moai's base stays grey
-unless the view names its owner.
+``render.giants_art``), the rings that mark what changed since the table's previous state, the
+headline and the legend values. Everything comes from a view, so the public image shows only
+what the public view holds: an erected moai's base stays grey unless the view names its owner.
 """
 
 from __future__ import annotations
@@ -23,10 +23,13 @@ from render.common import (
     INK,
     PAPER,
     RGB,
+    changed_box,
+    changed_hex,
     encode_png,
     fit_text,
     font,
     key_line,
+    known,
     paste_centred,
     seat_names,
     sprite,
@@ -124,11 +127,14 @@ def _name_lines(name: str, width: float) -> tuple[str, ...]:
 Box = tuple[float, float, float, float]
 HEADER_BOX: Box = (0, 0, 440, 156)
 """Top left, on the sea: round, phase, dice and first player."""
-OFFER_BOX: Box = (1060, 730, WIDTH - 8, 880)
-"""Bottom right, on the sea, below the moai quarry: the statues on offer."""
+QUARRY_BOX: Box = (1128, 640, WIDTH - 8, 752)
+"""On the sea south-east of the moai quarry: the tray for the statues lying in the quarry when
+more lie there than its hex can hold (up to three rows of five)."""
+OFFER_BOX: Box = (1060, 756, WIDTH - 8, 886)
+"""Bottom right, on the sea, below the quarry's tray: the statues on offer."""
 SUPPLY_BOX: Box = (1060, 900, WIDTH - 8, BOARD_HEIGHT - 6)
 """Bottom right corner, on the sea: what is left in the supplies."""
-PANELS = (HEADER_BOX, SUPPLY_BOX, OFFER_BOX)
+PANELS = (HEADER_BOX, SUPPLY_BOX, OFFER_BOX, QUARRY_BOX)
 SLOT_W, SLOT_H = 26, 58
 """The statue slot: wide enough for a moai sprite, tall enough for a crowned size 3."""
 
@@ -357,7 +363,8 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -
          (art.item_tag("moai", 7, 2, "grey"), "marked"),
          (art.item_tag("moai", 7, 2, None, True), "abandoned"),
          (art.value_badge(5, False), "black"),
-         (art.value_badge(2, True), "red")],
+         (art.value_badge(2, True), "red"),
+         (changed_hex(15, 3, 2), "changed")],
         [(art.statue(2, True), "erected"),
          (art.reservation("grey"), "reserved"),
          (_key_hex(QUARRY), "moai_quarry"),
@@ -373,15 +380,23 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -
 
 # --- a render ----------------------------------------------------------------------------------
 
-def canvas(view: dict[str, Any], lang: str = "en",
-           names: dict[str, str] | None = None) -> Image.Image:
-    """The finished board picture of a Giants view (the view is only read)."""
+def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
+           highlight: frozenset[str] = frozenset()) -> Image.Image:
+    """The finished board picture of a Giants view (the view is only read).
+
+    ``highlight``: hex labels and ahu names that changed since the table's previous state. A
+    changed hex gets a bright ring just inside its edge (under its chips, which must stay
+    readable where a crowded hex's chips reach over the edge); a changed ahu's slot lights up
+    behind its statue. Labels that are not on this board are ignored."""
     final = bool(view["finished"])
     image = static_layers(lang, len(view["seats"]), final).base.copy()
     draw = ImageDraw.Draw(image)
     shown = seat_names(view["seats"], lang, names)
-    _draw_hexes(image, view)
-    _draw_ahus(image, view)
+    _draw_changed_hexes(image, highlight)
+    tray = _draw_hexes(image, view, lang)
+    if tray and MOAI_QUARRY in highlight:
+        _ring_tray(image, tray)
+    _draw_ahus(image, view, highlight)
     _draw_header(image, draw, view, lang, shown)
     _draw_supply(image, draw, view, lang)
     _draw_offer(image, draw, view, lang)
@@ -390,9 +405,11 @@ def canvas(view: dict[str, Any], lang: str = "en",
     return image
 
 
-def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None) -> bytes:
-    """PNG bytes of the public board (or of the board as the view's seat sees it)."""
-    return encode_png(canvas(view, lang, names))
+def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
+          highlight: frozenset[str] = frozenset()) -> bytes:
+    """PNG bytes of the public board (or of the board as the view's seat sees it), with what
+    changed (``highlight``) ringed."""
+    return encode_png(canvas(view, lang, names, highlight=highlight))
 
 
 def item_number(item_id: str) -> int:
@@ -405,7 +422,8 @@ def item_sprite(item_id: str, item: dict[str, Any]) -> Image.Image:
                         bool(item["abandoned"]))
 
 
-def hex_chips(view: dict[str, Any], label: str) -> list[Image.Image]:
+def hex_chips(view: dict[str, Any], label: str,
+              with_items: bool = True) -> list[Image.Image]:
     """What stands on a hex, in drawing order: forest tile, figures by seat, logs, items."""
     chips: list[Image.Image] = []
     forest = view["forest"].get(label)
@@ -420,10 +438,14 @@ def hex_chips(view: dict[str, Any], label: str) -> list[Image.Image]:
                                          "chief" in kinds))
         if spot["logs"]:
             chips.append(art.logs(spot["logs"]))
-    for item_id, item in view["items"].items():
-        if item["at"] == label:
-            chips.append(item_sprite(item_id, item))
+    if with_items:
+        chips += [item_sprite(i, item) for i, item in items_at(view, label)]
     return chips
+
+
+def items_at(view: dict[str, Any], label: str) -> list[tuple[str, dict[str, Any]]]:
+    """The items lying on a hex, in item order."""
+    return [(i, item) for i, item in view["items"].items() if item["at"] == label]
 
 
 ROW_OFFSETS = (-9.0, 17.0, 43.0)
@@ -467,21 +489,102 @@ def flow(chips: list[Image.Image],
     return placed
 
 
-def _draw_hexes(image: Image.Image, view: dict[str, Any]) -> None:
+def in_tray(view: dict[str, Any]) -> bool:
+    """Whether the statues in the moai quarry go to its tray: they do when the quarry's hex
+    cannot hold all it carries in the two rows inside its edges."""
+    chips = hex_chips(view, MOAI_QUARRY)
+    return bool(items_at(view, MOAI_QUARRY)) and len(_rows(chips, ROOM[0][:2])) > 2
+
+
+def _draw_hexes(image: Image.Image, view: dict[str, Any], lang: str) -> Box | None:
+    """The chips on every hex; the tray's box when the quarry's statues were put in it."""
     labels = set(view["hexes"]) | set(view["forest"]) | {
         item["at"] for item in view["items"].values() if item["at"] in HEX_CR}
+    tray = in_tray(view)
     for label in sorted(labels, key=lambda h: HEX_CR[h][::-1]):
-        for chip, x, y in flow(hex_chips(view, label), hex_centre(label)):
+        if tray and label == MOAI_QUARRY:
+            chips = [*hex_chips(view, label, with_items=False),
+                     art.tray_pointer(len(items_at(view, label)))]
+        else:
+            chips = hex_chips(view, label)
+        for chip, x, y in flow(chips, hex_centre(label)):
             paste_centred(image, chip, (x, y))
+    return _draw_tray(image, view, lang) if tray else None
 
 
-def _draw_ahus(image: Image.Image, view: dict[str, Any]) -> None:
+TRAY_PAD = 8
+TRAY_HEAD = 24
+TRAY_ROW = 27
+
+
+def tray_layout(view: dict[str, Any]) -> tuple[Box, list[tuple[Image.Image, float, float]]]:
+    """The quarry's tray: its box (as tall as its rows need) and each statue's chip with its
+    centre, in rows inside the box; what does not fit ends the last row as ``+n``."""
+    x0, y0, x1, y1 = (round(v) for v in QUARRY_BOX)
+    width = x1 - x0 - 2 * TRAY_PAD
+    most = (y1 - y0 - TRAY_HEAD - TRAY_PAD // 2) // TRAY_ROW
+    chips = [item_sprite(i, item) for i, item in items_at(view, MOAI_QUARRY)]
+    rows = _rows(chips, (width,))
+    if len(rows) > most:
+        kept = [c for row in rows[:most] for c in row]
+        rest = len(chips) - len(kept)
+        while kept and len(_rows([*kept, art.more(rest)], (width,))) > most:
+            kept.pop()
+            rest += 1
+        rows = _rows([*kept, art.more(rest)], (width,))
+    placed = []
+    for n, row in enumerate(rows):
+        x, y = x0 + TRAY_PAD, y0 + TRAY_HEAD + TRAY_ROW * n + TRAY_ROW / 2
+        for chip in row:
+            placed.append((chip, x + chip.width / 2, y))
+            x += chip.width + 2
+    box = (x0, y0, x1, y0 + TRAY_HEAD + TRAY_ROW * len(rows) + TRAY_PAD // 2)
+    return box, placed
+
+
+def _draw_tray(image: Image.Image, view: dict[str, Any], lang: str) -> Box:
+    """The tray on the sea: the quarry's stone, its label, and the statues lying there."""
+    box, placed = tray_layout(view)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(box, radius=8, fill=QUARRY, outline=WHITE, width=2)
+    y = box[1] + TRAY_HEAD / 2 + 2
+    paste_centred(image, _key_hex(QUARRY), (box[0] + 20, y))
+    label = font(18, True)
+    draw.text((box[0] + 38, y), MOAI_QUARRY, font=label, fill=INK, anchor="lm")
+    words = t("render.giants.key.moai_quarry", lang)
+    face = font(16, lang=lang)
+    x = box[0] + 46 + label.getlength(MOAI_QUARRY)
+    draw.text((x, y), fit_text(words, face, box[2] - 8 - x), font=face, fill=INK, anchor="lm")
+    for chip, x, y in placed:
+        paste_centred(image, chip, (x, y))
+    return box
+
+
+def _draw_changed_hexes(image: Image.Image, highlight: frozenset[str]) -> None:
+    """A ring just inside each changed hex's edge. It goes under the chips: a crowded hex's
+    chips reach over its edge (and a neighbour's over it), and they must stay readable."""
+    for label in known(highlight, HEX_CR):
+        paste_centred(image, changed_hex(S - 1, 4, 2), hex_centre(label))
+
+
+def _ring_tray(image: Image.Image, tray: Box) -> None:
+    """The quarry's tray changes with its hex: a ring astride the tray's rim."""
+    x0, y0, x1, y1 = (round(v) for v in tray)
+    ring = changed_box(x1 - x0 - 8, y1 - y0 - 8, 4, 4, 2)
+    paste_centred(image, ring, ((x0 + x1) / 2, (y0 + y1) / 2))
+
+
+def _draw_ahus(image: Image.Image, view: dict[str, Any],
+               highlight: frozenset[str] = frozenset()) -> None:
     """Erected moai (with headdress; base coloured only when the owner is known) and
-    reservations, each on its ahu's platform."""
+    reservations, each on its ahu's platform; a changed ahu's slot is lit up behind them."""
     spots = ahu_spots()
+    changed = set(known(highlight, spots))
     for ahu_id, ahu in view["ahus"].items():
         sx, sy = spots[ahu_id].slot
         bottom = sy + SLOT_H / 2 - 2
+        if ahu_id in changed:
+            paste_centred(image, art.lit_slot(SLOT_W + 4, SLOT_H + 2), (sx, sy))
         if ahu["moai"]:
             size = view["items"][ahu["moai"]]["size"]
             pic = art.statue(size, ahu["headdress"] is not None, ahu["owner"])

@@ -10,7 +10,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from render.common import HIGHLIGHT, INK, RGB, font, seat_colour, sprite
+from render.common import CHANGED, HIGHLIGHT, INK, RGB, font, seat_colour, sprite
 
 STONE: RGB = (138, 132, 122)
 STONE_DARK: RGB = (74, 68, 62)
@@ -256,3 +256,46 @@ def rongo() -> Image.Image:
         for y in (8, 12, 16):
             draw.line([(5 * k, y * k), (10 * k, y * k)], fill=WOOD, width=k)
     return sprite(12, 26, paint)
+
+
+@cache
+def tray_pointer(count: int) -> Image.Image:
+    """In the moai quarry's hex when its statues lie in the tray: their number and an arrow
+    towards the tray (south-east, out on the sea)."""
+    text = f"{count}"
+    width = 10 + _digits_width(text) + 4 + 14 + 6
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rounded_rectangle((k, k, (width - 1) * k, (CHIP_H - 1) * k), radius=5 * k,
+                               fill=STONE, outline=INK, width=2 * k)
+        draw.text((8 * k, 12.5 * k), text, font=font(DIGITS * k, True), fill=WHITE,
+                  anchor="lm")
+        x = width - 20
+        draw.line([(x * k, 6 * k), ((x + 11) * k, 17 * k)], fill=WHITE, width=3 * k)
+        draw.polygon([((x + 13) * k, 19 * k), ((x + 13) * k, 9 * k), ((x + 3) * k, 19 * k)],
+                     fill=WHITE)
+    return sprite(width, CHIP_H, paint)
+
+
+@cache
+def more(count: int) -> Image.Image:
+    """``+n``: items left out of a full row."""
+    text = f"+{count}"
+    width = 8 + _digits_width(text)
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.text((4 * k, 12.5 * k), text, font=font(DIGITS * k, True), fill=INK, anchor="lm")
+    return sprite(width, CHIP_H, paint)
+
+
+@cache
+def lit_slot(width: int, height: int) -> Image.Image:
+    """The slot of a changed ahu lit up behind its statue: the change colour with a dark rim
+    and the platform drawn again at its foot."""
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rounded_rectangle((0, 0, width * k - 1, height * k - 1), radius=6 * k, fill=INK)
+        draw.rounded_rectangle((2 * k, 2 * k, (width - 2) * k - 1, (height - 2) * k - 1),
+                               radius=5 * k, fill=CHANGED)
+        draw.rounded_rectangle((0, (height - 7) * k, width * k - 1, (height - 1) * k),
+                               radius=2 * k, fill=STONE_DARK, outline=WHITE, width=k)
+    return sprite(width, height, paint)

@@ -3,7 +3,8 @@
 The landscape with its labels, the rail with its cost bands, the companies' price tables and the
 legend's titles never change, so they are drawn once (supersampled where shapes need smooth
 edges) and cached per language and seat count; a render copies that picture and adds only the
-pieces and values. Everything drawn comes from the view, so a public image cannot show a secret.
+pieces and values, and rings what changed since the table's previous state. Everything drawn
+comes from the view, so a public image cannot show a secret.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from render.common import (
     INK,
     PAPER,
     RGB,
+    changed_box,
     encode_png,
     fit_text,
     font,
     key_line,
+    known,
     legend_row,
     paste_centred,
     seat_names,
@@ -34,6 +37,7 @@ from render.giganten_art import (
     CARD_W,
     CELL,
     MUTED,
+    TILE,
     WHITE,
     action_card,
     chip_disc,
@@ -41,6 +45,7 @@ from render.giganten_art import (
     hidden_tile,
     locomotive,
     price_marker,
+    ranking_card,
     spent_mark,
     truck,
 )
@@ -81,7 +86,9 @@ STRIPE: RGB = (238, 234, 224)
 LIT: RGB = (255, 236, 170)
 LEGEND = {"money": 290, "licences": 420, "derricks": 580, "loco": 720, "truck": 860,
           "card": 970}
-FINAL = {"rank": 290, "cash": 400, "bonus": 560, "chips": 740, "total": 860}
+FINAL = {"place": 280, "total": 370, "cash": 530, "chips": 680, "loco": 780, "bonus": 930}
+"""The legend's columns once the game is over: the place by final money, the money and where it
+came from; the rail order (the locomotives' ranking) stands beside the derrick bonus it sets."""
 BADGE_X = 1060
 PRICE_X, PRICE_W = 248, 46
 STORE_X = 1000
@@ -277,8 +284,9 @@ def _draw_legend_frame(draw: ImageDraw.ImageDraw, layout: Layout, lang: str,
         top = layout.legend_y + 24 + i * ROW_H
         if i % 2 == 0:
             draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=STRIPE)
-    draw.text((16, layout.cards_y + 12), t("render.giganten.cards.title", lang),
-              font=font(16, True, lang), fill=MUTED, anchor="lm")
+    title = "render.giganten.final.ranking" if finished else "render.giganten.cards.title"
+    draw.text((16, layout.cards_y + 12), t(title, lang), font=font(16, True, lang), fill=MUTED,
+              anchor="lm")
 
 
 def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, lang: str) -> None:
@@ -286,7 +294,8 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, lang
     face = font(16, lang=lang)
     lines: list[list[tuple[Image.Image, str]]] = [
         [(_terrain_swatch(name), f"terrain.{name}") for name in TERRAIN]
-        + [(hidden_tile("", kind, None, ()), f"tile{kind}") for kind in (1, 2, 3)],
+        + [(hidden_tile("", kind, None, ()), f"tile{kind}") for kind in (1, 2, 3)]
+        + [(changed_box(26, 26, 4, 3, 2), "changed")],
         [(hidden_tile("", 3, 4, ("red", "blue")), "peeked"), (derrick("", "grey", 3), "derrick"),
          (spent_mark(), "spent"), (truck("grey"), "truck"), (locomotive("grey", 7), "loco"),
          (locomotive(BLACK_LOCO, None), "black")],
@@ -308,9 +317,13 @@ def _terrain_swatch(terrain: str) -> Image.Image:
 
 # --- a render ----------------------------------------------------------------------------------
 
-def canvas(view: dict[str, Any], lang: str = "en",
-           names: dict[str, str] | None = None) -> Image.Image:
-    """The finished board picture of a Giganten view (the view is only read)."""
+def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
+           highlight: frozenset[str] = frozenset()) -> Image.Image:
+    """The finished board picture of a Giganten view (the view is only read).
+
+    ``highlight``: space labels (and company names, for a changed price) that changed since the
+    table's previous state; they get a bright ring on top of the pieces. Labels that are not
+    on this board are ignored."""
     seats = view["seats"]
     layout = Layout(len(seats))
     image = static_base(lang, len(seats), bool(view["finished"])).copy()
@@ -320,15 +333,21 @@ def canvas(view: dict[str, Any], lang: str = "en",
     _draw_trucks(image, view)
     _draw_locomotives(image, draw, view, lang, shown)
     _draw_companies(image, draw, view, layout, lang)
-    _draw_cards(image, draw, view, layout, lang, shown)
+    _draw_changes(image, view, layout, highlight)
+    if view["finished"] and view.get("result"):
+        _draw_ranking(image, view, layout, lang, shown)
+    else:
+        _draw_cards(image, draw, view, layout, lang, shown)
     _draw_header(draw, view, lang, shown)
     _draw_legend(draw, view, layout, lang, shown)
     return image
 
 
-def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None) -> bytes:
-    """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board)."""
-    return encode_png(canvas(view, lang, names))
+def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
+          highlight: frozenset[str] = frozenset()) -> bytes:
+    """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board), with
+    what changed (``highlight``) ringed."""
+    return encode_png(canvas(view, lang, names, highlight=highlight))
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",
@@ -397,6 +416,39 @@ def _draw_companies(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[st
                           (STORE_X + 17 + n * CHIP_STEP, top + 24))
         if auction and auction["company"] == company:
             draw.rectangle((12, top - 2, WIDTH - 12, top + 50), outline=INK, width=3)
+
+
+def _draw_changes(image: Image.Image, view: dict[str, Any], layout: Layout,
+                  highlight: frozenset[str]) -> None:
+    """A ring round each changed space, over its tile and truck, and round a changed company's
+    current price."""
+    for label in known(highlight, GRID):
+        paste_centred(image, changed_box(TILE, TILE, 6, 4, 2), cell_centre(label))
+    for company in known(highlight, COMPANIES):
+        row = COMPANIES.index(company)
+        x = PRICE_X + PRICE_TABLE.index(view["prices"][company]) * PRICE_W + PRICE_W / 2
+        paste_centred(image, changed_box(54, 44, 7, 4, 2), (x, layout.company_row(row) + 24))
+
+
+def places(view: dict[str, Any]) -> dict[str, int]:
+    """Each seat's place by final money (the winner 1; equal money, equal place)."""
+    totals = {seat: row["total"] for seat, row in view["result"].items()}
+    return {seat: 1 + sum(1 for other in totals.values() if other > total)
+            for seat, total in totals.items()}
+
+
+def _draw_ranking(image: Image.Image, view: dict[str, Any], layout: Layout, lang: str,
+                  shown: dict[str, str]) -> None:
+    """Once the game is over, in place of the action cards: the final ranking by money, one
+    card per seat from first to last."""
+    place = places(view)
+    order = sorted(view["seats"], key=lambda s: (place[s], view["seats"].index(s)))
+    y = layout.cards_y + 26 + CARD_H / 2
+    for i, seat in enumerate(order):
+        head = t("render.giganten.final.place_name", lang, place=place[seat], name=shown[seat])
+        total = money(view["result"][seat]["total"], lang)
+        picture = ranking_card(seat, head, total, seat in view["winners"], lang)
+        paste_centred(image, picture, (16 + CARD_W / 2 + i * (CARD_W + 18), y))
 
 
 def _card_lines(card: str, lang: str) -> tuple[str, str, str]:
@@ -511,9 +563,14 @@ def _legend_values(view: dict[str, Any], seat: str, lang: str) -> list[tuple[int
     result = view.get("result")
     if view["finished"] and result:
         row = result[seat]
-        return [(FINAL["rank"], str(row["rank"])), (FINAL["cash"], money(row["cash"], lang)),
-                (FINAL["bonus"], money(row["derrick_bonus"], lang)),
-                (FINAL["chips"], str(row["chips"])), (FINAL["total"], money(row["total"], lang))]
+        return [(FINAL["place"], t("render.giganten.final.place_n", lang,
+                                   place=places(view)[seat])),
+                (FINAL["total"], money(row["total"], lang)),
+                (FINAL["cash"], money(row["cash"], lang)),
+                (FINAL["chips"], str(row["chips"])),
+                (FINAL["loco"], t("render.giganten.final.loco_at", lang, rank=row["rank"],
+                                  position=view["players"][seat]["loco"])),
+                (FINAL["bonus"], money(row["derrick_bonus"], lang))]
     p = view["players"][seat]
     return [(LEGEND["money"], money(p["money"], lang)),
             (LEGEND["licences"], str(p["licence_cards"])),

@@ -213,3 +213,28 @@ def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
         draw.text((10 * k, 76 * k), fit_text(lines[2], plain, (w - 20) * k), font=plain,
                   fill=INK, anchor="lm")
     return sprite(w, h, paint)
+
+
+@cache
+def ranking_card(colour: str, head: str, total: str, winner: bool,
+                 lang: str = "en") -> Image.Image:
+    """A seat's card in the final ranking: its place and name on a strip in its colour, then its
+    final money in large figures, and a star for a winner."""
+    w, h = CARD_W, CARD_H
+    pal = seat_colour(colour)
+
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        draw.rounded_rectangle((k, k, (w - 1) * k, (h - 1) * k), radius=8 * k,
+                               fill=GOLD if winner else CARD_BEIGE, outline=INK,
+                               width=(3 if winner else 2) * k)
+        draw.rounded_rectangle((k, k, (w - 1) * k, 30 * k), radius=8 * k, fill=pal.fill)
+        draw.rectangle((k, 18 * k, (w - 1) * k, 30 * k), fill=pal.fill)
+        face = font(18 * k, True, text_lang(head, lang))
+        room = w - (48 if winner else 20)
+        draw.text((10 * k, 16 * k), fit_text(head, face, room * k), font=face, fill=pal.ink,
+                  anchor="lm")
+        if winner:
+            draw.text(((w - 20) * k, 16 * k), "★", font=font(22 * k, True), fill=pal.ink,
+                      anchor="mm")
+        draw.text((w / 2 * k, 60 * k), total, font=font(30 * k, True), fill=INK, anchor="mm")
+    return sprite(w, h, paint)

@@ -2,7 +2,8 @@
 
 The island, its grid, labels, sacred marks and empty sites never change, so they are drawn once
 (supersampled for smooth edges) and cached; a render copies that picture and adds only the pieces,
-the headline and the legend values. Pieces are small cached sprites pasted onto the copy.
+the headline and the legend values. Pieces are small cached sprites pasted onto the copy, and so
+are the rings that mark what changed since the table's previous state (``highlight``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ from render.common import (
     INK,
     PAPER,
     RGB,
+    changed_box,
+    changed_hex,
     encode_png,
     fit_text,
     font,
     key_line,
+    known,
     legend_row,
     paste_centred,
     seat_colour,
@@ -58,6 +62,8 @@ STATUS_Y = BOARD_HEIGHT + 30
 TABLE_Y = BOARD_HEIGHT + 72
 ROW_H = 48
 KEY_GAP = 34
+KEY_LINE = 44
+"""From one line of the symbol key to the next: the pieces, then the marks on the board."""
 COLUMNS = {"progress": 350, "tokens": 490, "chief": 620, "manu": 790, "sacred": 930,
            "makemake": 1040, "badge": 1180}
 """Left edge of each legend column; the seat's name sits left of them all."""
@@ -83,7 +89,7 @@ def corners(centre: tuple[float, float], radius: float) -> list[tuple[float, flo
 
 
 def canvas_height(seats: int) -> int:
-    return TABLE_Y + 40 + seats * ROW_H + KEY_GAP + 44
+    return TABLE_Y + 40 + seats * ROW_H + KEY_GAP + KEY_LINE + 44
 
 
 # --- sprites: small antialiased pictures, cached by what they show -----------------------------
@@ -253,21 +259,28 @@ def _draw_legend_frame(base: Image.Image, lang: str, seats: int) -> None:
 
 
 def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -> None:
-    """The symbol key: what each kind of piece and mark on the board means."""
-    icons: list[tuple[Image.Image, str]] = [
+    """The symbol key: what each kind of piece means, then the marks of the moment (what to
+    choose, what changed)."""
+    pieces: list[tuple[Image.Image, str]] = [
         (token_disc("grey", 2), "tokens"), (chief("grey"), "chief"), (moai(40), "moai"),
         (hex_ring(GOLD, 16, 4), "sacred"), (makemake_figure(36), "makemake"),
-        (site_pill("S01", None), "site"),
-        (hex_ring(HIGHLIGHT, 16, 4), "choice")]
-    key_line(base, draw, icons, "render.makemake.key.", lang, 24, y, font(18, lang=lang),
-             entry_gap=28)
+        (site_pill("S01", None), "site")]
+    marks: list[tuple[Image.Image, str]] = [
+        (hex_ring(HIGHLIGHT, 16, 4), "choice"), (changed_hex(19, 4, 2), "changed")]
+    face = font(18, lang=lang)
+    for n, icons in enumerate((pieces, marks)):
+        key_line(base, draw, icons, "render.makemake.key.", lang, 24, y + n * KEY_LINE, face,
+                 entry_gap=28)
 
 
 # --- a render ----------------------------------------------------------------------------------
 
-def canvas(view: dict[str, Any], lang: str = "en",
-           names: dict[str, str] | None = None) -> Image.Image:
-    """The finished board picture of a Make Make view (the view is only read)."""
+def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
+           highlight: frozenset[str] = frozenset()) -> Image.Image:
+    """The finished board picture of a Make Make view (the view is only read).
+
+    ``highlight``: hex and site labels that changed since the table's previous state; they get
+    a bright ring on top of the pieces. Labels that are not on this board are ignored."""
     layers = static_layers(lang, len(view["seats"]))
     image = layers.base.copy()
     _draw_territory_tints(image, view)
@@ -275,6 +288,7 @@ def canvas(view: dict[str, Any], lang: str = "en",
     image.paste(layers.overlay, (0, 0), layers.overlay)
     _draw_pieces(image, view)
     _draw_offered_sites(image, view)
+    _draw_changes(image, highlight)
     shown = seat_names(view["seats"], lang, names)
     draw = ImageDraw.Draw(image)
     _draw_corners(image, draw, view, lang, shown)
@@ -283,9 +297,10 @@ def canvas(view: dict[str, Any], lang: str = "en",
     return image
 
 
-def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None) -> bytes:
-    """PNG bytes of the public board."""
-    return encode_png(canvas(view, lang, names))
+def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
+          highlight: frozenset[str] = frozenset()) -> bytes:
+    """PNG bytes of the public board, with what changed (``highlight``) ringed."""
+    return encode_png(canvas(view, lang, names, highlight=highlight))
 
 
 def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:
@@ -334,6 +349,37 @@ def _draw_offered_hexes(image: Image.Image, view: dict[str, Any]) -> None:
 def _draw_offered_sites(image: Image.Image, view: dict[str, Any]) -> None:
     for site in _offers(view, "manu"):
         paste_centred(image, site_pill(site, view["sites"][site], True), point(SITE_XY[site]))
+
+
+CHANGED_RING = S - 3
+"""Outer radius of the ring round a changed territory: just inside the grid line."""
+SITE_W, SITE_H = 46, 26
+"""A site pill without its halo."""
+
+
+@cache
+def changed_territory(hex_id: str) -> Image.Image:
+    """The ring round a changed territory, open where a site sits on one of its corners: the
+    ring lies over the pieces, but never over a site's label."""
+    ring = changed_hex(CHANGED_RING, 6, 2).copy()
+    draw = ImageDraw.Draw(ring)
+    cx, cy = HEX_XY[hex_id]
+    for x, y in SITE_XY.values():
+        if math.dist((x, y), (cx, cy)) < 1.2:
+            px, py = ring.width / 2 + (x - cx) * S, ring.height / 2 + (y - cy) * S
+            draw.rounded_rectangle((px - SITE_W / 2 - 3, py - SITE_H / 2 - 3,
+                                    px + SITE_W / 2 + 3, py + SITE_H / 2 + 3),
+                                   radius=SITE_H / 2 + 3, fill=(0, 0, 0, 0))
+    return ring
+
+
+def _draw_changes(image: Image.Image, highlight: frozenset[str]) -> None:
+    """Rings round the changed territories (over their pieces) and the changed sites."""
+    for hex_id in known(highlight, HEX_XY):
+        paste_centred(image, changed_territory(hex_id), point(HEX_XY[hex_id]))
+    for site in known(highlight, SITE_XY):
+        paste_centred(image, changed_box(SITE_W + 4, SITE_H + 4, SITE_H // 2 + 2, 5, 2),
+                      point(SITE_XY[site]))
 
 
 def _draw_corners(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],

@@ -44,6 +44,15 @@ def test_a_seat_view_and_a_language_are_accepted(record, tmp_path: Path) -> None
     assert out.read_bytes().startswith(PNG_SIGNATURE)
 
 
+def test_highlight_rings_the_given_labels(record, tmp_path: Path) -> None:
+    plain, lit = tmp_path / "plain.png", tmp_path / "lit.png"
+    assert run(record(GOOD), "-o", plain) == 0
+    assert run(record(GOOD), "--highlight", "A1,S01,Q9", "-o", lit) == 0
+    assert lit.read_bytes() != plain.read_bytes()
+    assert run(record(GOOD), "--highlight", "Q9,", "-o", lit) == 0
+    assert lit.read_bytes() == plain.read_bytes()
+
+
 def test_reads_standard_input(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(GOOD))
     out = tmp_path / "board.png"

@@ -18,10 +18,11 @@ import rules.__main__ as rules_cli
 from render import giants as gi
 from render import giants_art as art
 from render import giants_screen
-from render.common import seat_colour
+from render.common import CHANGED, seat_colour
 from render.i18n import catalogue
 from rules import giants
 from rules.record import Game, parse_header, replay
+from tests.images import colour_count, difference_outside, differs_inside
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 RECORDS = Path(__file__).parent / "records" / "giants"
@@ -307,6 +308,102 @@ def test_crowded_hex_keeps_its_chips_near_it() -> None:
     placed = gi.flow(chips, (500.0, 500.0))
     assert len(placed) == 6
     assert all(abs(x - 500) < 60 and -20 < y - 500 < 70 for _, x, y in placed)
+
+
+def hex_box(label: str, margin: float = 3) -> tuple[float, float, float, float]:
+    cx, cy = gi.hex_centre(label)
+    return (cx - gi.HW / 2 - margin, cy - gi.S - margin, cx + gi.HW / 2 + margin,
+            cy + gi.S + margin)
+
+
+def slot_box(ahu: str, margin: float = 3) -> tuple[float, float, float, float]:
+    x, y = gi.ahu_spots()[ahu].slot
+    return (x - gi.SLOT_W / 2 - 2 - margin, y - gi.SLOT_H / 2 - 1 - margin,
+            x + gi.SLOT_W / 2 + 2 + margin, y + gi.SLOT_H / 2 + 1 + margin)
+
+
+def test_highlight_changes_the_highlighted_places_only(
+        games: dict[str, dict[str, Position]]) -> None:
+    view = public(games["5"]["late_transport"])
+    ahu = erected(view)[0]
+    crowded = max(view["hexes"], key=lambda h: len(view["hexes"][h]["figures"]))
+    marked = {"F5", crowded, ahu, "hanga-o-teo"}
+    plain = gi.canvas(view)
+    lit = gi.canvas(view, highlight=frozenset(marked))
+    boxes = [hex_box("F5"), hex_box(crowded), slot_box(ahu), slot_box("hanga-o-teo")]
+    assert difference_outside(plain, lit, boxes) is None
+    for box in boxes:
+        assert colour_count(lit, CHANGED, box) > 100
+        assert colour_count(plain, CHANGED, box) == 0
+
+
+def test_unknown_highlight_labels_are_ignored(games: dict[str, dict[str, Position]]) -> None:
+    view = public(games["4"]["transport"])
+    odd = frozenset({"Z99", "S03", "moai1", "", "f5", "C5 "})
+    assert gi.board(view, highlight=odd) == gi.board(view)
+
+
+def test_highlight_never_draws_on_the_cached_layers(
+        games: dict[str, dict[str, Position]]) -> None:
+    layers = gi.static_layers("en", 5)
+    before = layers.base.tobytes()
+    gi.canvas(public(games["5"]["late_transport"]),
+              highlight=frozenset(gi.HEX_CR) | frozenset(gi.AHU_DATA))
+    assert gi.static_layers("en", 5) is layers
+    assert layers.base.tobytes() == before
+
+
+def crowded_quarry(view: dict[str, Any], count: int) -> dict[str, Any]:
+    """The view with ``count`` statues lying in the moai quarry (some with a marker)."""
+    crowded = copy.deepcopy(view)
+    for n in range(count):
+        crowded["items"][f"moai{60 + n}"] = {
+            "kind": "moai", "size": 1 + n % 3, "at": gi.MOAI_QUARRY,
+            "marker": view["seats"][n % 2] if n % 3 == 0 else None, "abandoned": False}
+    return crowded
+
+
+def chip_boxes(placed: list[tuple[Image.Image, float, float]]) -> list[tuple[float, ...]]:
+    return [(x - c.width / 2, y - c.height / 2, x + c.width / 2, y + c.height / 2)
+            for c, x, y in placed]
+
+
+def inside(box: tuple[float, ...], frame: tuple[float, ...]) -> bool:
+    return frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
+
+
+@pytest.mark.parametrize("count", [5, 8, 15, 22])
+def test_statues_in_the_quarry_stay_in_its_hex_or_tray(games: dict[str, dict[str, Position]],
+                                                       count: int) -> None:
+    view = crowded_quarry(public(games["4"]["place"]), count)
+    assert gi.in_tray(view)
+    tray, placed = gi.tray_layout(view)
+    assert inside(tray, gi.QUARRY_BOX)
+    assert all(inside(box, tray) for box in chip_boxes(placed))
+    numbers = [c for c, _, _ in placed]
+    assert len(numbers) == min(count, 15)  # a fuller quarry ends its last row with "+n"
+    empty = copy.deepcopy(view)
+    empty["items"] = {i: item for i, item in view["items"].items()
+                      if item["at"] != gi.MOAI_QUARRY}
+    image, bare = gi.canvas(view), gi.canvas(empty)
+    # Only the quarry's own hex and the tray change: L8, M8 and the other neighbours do not.
+    assert difference_outside(image, bare, [hex_box(gi.MOAI_QUARRY, 0), gi.QUARRY_BOX]) is None
+    lit = gi.canvas(view, highlight=frozenset({gi.MOAI_QUARRY}))
+    assert colour_count(lit, CHANGED, tray) > 100
+    for neighbour in ("L8", "M8", "N7"):
+        x, y = gi.hex_centre(neighbour)
+        assert not differs_inside(lit, image, (x - 28, y - 20, x + 28, y + 40))
+
+
+def test_a_few_statues_in_the_quarry_stay_on_its_hex(
+        games: dict[str, dict[str, Position]]) -> None:
+    view = crowded_quarry(public(games["4"]["place"]), 3)
+    view["items"] = {i: it for i, it in view["items"].items()
+                     if it["at"] != gi.MOAI_QUARRY or i in ("moai61", "moai62")}
+    assert not gi.in_tray(view)
+    x0, y0, x1, y1 = (round(v) for v in gi.QUARRY_BOX)
+    empty = Image.new("RGB", (x1 - x0, y1 - y0), gi.SEA).tobytes()
+    assert gi.canvas(view).crop((x0, y0, x1, y1)).tobytes() == empty
 
 
 def test_item_numbers_come_from_the_ids() -> None:

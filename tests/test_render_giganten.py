@@ -16,9 +16,11 @@ import render.__main__ as render_cli
 import rules.__main__ as rules_cli
 from render import giganten as gg
 from render import giganten_hand
+from render.common import CHANGED, seat_colour
 from render.i18n import catalogue
 from rules import giganten
 from rules.record import Game, parse_header, replay
+from tests.images import colour_count, difference_outside
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 RECORDS = Path(__file__).parent / "records" / "giganten"
@@ -280,3 +282,73 @@ def test_python_m_render_draws_a_giganten_record(tmp_path: Path,
     record.write_text("\n".join(records["3"].splitlines()[:150]), encoding="utf-8")
     assert render_cli.main([str(record), "--seat", "grey", "-o", str(out)]) == 0
     assert png_size(out.read_bytes())[0] >= 1200
+
+
+# --- what changed, and the final ranking ---------------------------------------------------------
+
+def space_box(label: str, margin: float = 4) -> tuple[float, float, float, float]:
+    x, y = gg.cell_xy(label)
+    return (x - margin, y - margin, x + gg.CELL + margin, y + gg.CELL + margin)
+
+
+def price_box(view: dict[str, Any], company: str) -> tuple[float, float, float, float]:
+    top = gg.Layout(len(view["seats"])).company_row(gg.COMPANIES.index(company))
+    x = gg.PRICE_X + gg.PRICE_TABLE.index(view["prices"][company]) * gg.PRICE_W + gg.PRICE_W / 2
+    return (x - 40, top - 10, x + 40, top + 58)
+
+
+@pytest.mark.parametrize("decision", ["build", "produce", "late_bid"])
+def test_highlight_changes_the_highlighted_places_only(games: dict[str, dict[str, Any]],
+                                                       decision: str) -> None:
+    view = giganten.view(games["4"][decision], None)
+    truck = next(p["truck"] for p in view["players"].values() if p["truck"])
+    tile = next(lb for lb, sp in view["spaces"].items() if sp["state"] == "hidden")
+    marked = {"A1", truck, tile, "jet"}
+    plain = gg.canvas(view)
+    lit = gg.canvas(view, highlight=frozenset(marked))
+    boxes = [space_box("A1"), space_box(truck), space_box(tile), price_box(view, "jet")]
+    assert difference_outside(plain, lit, boxes) is None
+    for box in boxes:
+        assert colour_count(lit, CHANGED, box) > 100
+        assert colour_count(plain, CHANGED, box) == 0
+
+
+def test_unknown_highlight_labels_are_ignored(games: dict[str, dict[str, Any]]) -> None:
+    view = giganten.view(games["4"]["move"], None)
+    odd = frozenset({"Z9", "M7", "S03", "a1", "", "texaco", "hanga-o-teo"})
+    assert gg.board(view, highlight=odd) == gg.board(view)
+
+
+def test_highlight_never_draws_on_the_cached_base(games: dict[str, dict[str, Any]]) -> None:
+    base = gg.static_base("en", 4, False)
+    before = base.tobytes()
+    gg.canvas(giganten.view(games["4"]["bid"], None),
+              highlight=frozenset(gg.GRID) | frozenset(gg.COMPANIES))
+    assert gg.static_base("en", 4, False) is base
+    assert base.tobytes() == before
+
+
+def test_final_board_ranks_by_money_and_names_the_rail_order(
+        games: dict[str, dict[str, Any]]) -> None:
+    view = giganten.view(games["4"]["over"], None)
+    result = view["result"]
+    places = gg.places(view)
+    by_money = sorted(view["seats"], key=lambda s: -result[s]["total"])
+    assert places[by_money[0]] == 1 and set(view["winners"]) == {
+        s for s, p in places.items() if p == 1}
+    assert [places[s] for s in by_money] == sorted(places.values())
+    for seat in view["seats"]:
+        values = dict(gg._legend_values(view, seat, "en"))
+        assert values[gg.FINAL["place"]] == f"#{places[seat]}"
+        assert values[gg.FINAL["loco"]] == \
+            f"{result[seat]['rank']} · at {view['players'][seat]['loco']}"
+    # The ranking cards take the place of the action cards, first place first.
+    assert not view["display"]
+    image = gg.canvas(view)
+    strip_y = gg.Layout(4).cards_y + 26 + 10
+    for i, seat in enumerate(sorted(view["seats"], key=lambda s: (places[s],
+                                                                  view["seats"].index(s)))):
+        x = 16 + i * (gg.CARD_W + 18) + gg.CARD_W / 2 + 30
+        assert image.getpixel((round(x), strip_y)) == seat_colour(seat).fill
+    assert "render.giganten.final.loco" in catalogue("en")
+    assert "render.giganten.final.rank" not in catalogue("en")

@@ -118,6 +118,19 @@ def test_the_chinese_font_has_glyphs_the_label_font_lacks() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_symbol_keys_fit_the_picture(lang: str) -> None:
+    """Every key entry, the marks of what to choose and what changed included, ends inside the
+    picture: the right margin below the legend stays bare paper."""
+    bases = [(makemake.static_layers(lang, 4).base, makemake.TABLE_Y),
+             (giants.static_layers(lang, 5).base, giants.TABLE_Y),
+             (giganten.static_base(lang, 4, False), giganten.Layout(4).key_y)]
+    for base, top in bases:
+        margin = base.crop((base.width - 14, top, base.width, base.height))
+        assert ImageChops.difference(margin, Image.new("RGB", margin.size, common.PAPER)) \
+            .getbbox() is None
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_image_text_can_be_drawn_in_its_language(lang: str) -> None:
     chars = sorted(set(catalogue_text(lang) + CODE_SYMBOLS) - set(" \u3000"))
     for bold in (False, True):

@@ -17,6 +17,7 @@ from render import makemake as mm
 from render.i18n import catalogue
 from rules.ai import choose
 from rules.record import Game, parse_header, replay
+from tests.images import colour_count, difference_outside
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 RECORDS = Path(__file__).parent / "records" / "makemake"
@@ -215,6 +216,52 @@ def test_moai_choice_rings_the_offered_hexes(views: dict[str, dict[str, Any]]) -
         assert near(pixel(image, (cx, cy + mm.S - 9)), common.HIGHLIGHT, 30)
     cx, cy = hex_centre("E3")
     assert not near(pixel(image, (cx, cy + mm.S - 9)), common.HIGHLIGHT, 30)
+
+
+def hex_box(hex_id: str, margin: float = 4) -> tuple[float, float, float, float]:
+    cx, cy = hex_centre(hex_id)
+    half = mm.ROOT3 * mm.S / 2
+    return (cx - half - margin, cy - mm.S - margin, cx + half + margin, cy + mm.S + margin)
+
+
+def site_box(site: str, margin: float = 4) -> tuple[float, float, float, float]:
+    x, y = mm.point(mm.SITE_XY[site])
+    return (x - 23 - 9 - margin, y - 13 - 9 - margin, x + 23 + 9 + margin, y + 13 + 9 + margin)
+
+
+@pytest.mark.parametrize("name", ["mid", "manu_choice", "final"])
+def test_highlight_changes_the_highlighted_places_only(views: dict[str, dict[str, Any]],
+                                                       name: str) -> None:
+    view = views[name]
+    plain = mm.canvas(view)
+    lit = mm.canvas(view, highlight=frozenset({"B2", "E9", "S03"}))
+    assert difference_outside(plain, lit, [hex_box("B2"), hex_box("E9"), site_box("S03")]) is None
+    for box in (hex_box("B2"), hex_box("E9"), site_box("S03")):
+        assert colour_count(lit, common.CHANGED, box) > 150
+        assert colour_count(plain, common.CHANGED, box) == 0
+    cx, cy = hex_centre("B2")  # the ring lies just inside the grid line, over the tint
+    assert near(pixel(lit, (cx - mm.ROOT3 * mm.S / 2 + 8, cy)), common.CHANGED, 30)
+
+
+def test_highlight_keeps_the_corner_sites_readable(views: dict[str, dict[str, Any]]) -> None:
+    view = views["final"]  # blue's Tangata Manu on S11, a corner of B4 and C4
+    x, y = mm.point(mm.SITE_XY["S11"])
+    lit = mm.canvas(view, highlight=frozenset({"C4"}))
+    assert near(pixel(lit, (x - 19, y)), common.seat_colour("blue").fill)
+
+
+def test_unknown_highlight_labels_are_ignored(views: dict[str, dict[str, Any]]) -> None:
+    view = views["mid"]
+    odd = frozenset({"Z9", "M7", "S99", "hanga-o-teo", "", "b2"})
+    assert mm.board(view, highlight=odd) == mm.board(view)
+
+
+def test_highlight_never_draws_on_the_cached_layers(views: dict[str, dict[str, Any]]) -> None:
+    layers = mm.static_layers("en", 4)
+    before = layers.base.tobytes(), layers.overlay.tobytes()
+    mm.canvas(views["mid"], highlight=frozenset(mm.HEX_XY) | frozenset(mm.SITE_XY))
+    assert mm.static_layers("en", 4) is layers
+    assert (layers.base.tobytes(), layers.overlay.tobytes()) == before
 
 
 def test_names_appear_in_the_legend(views: dict[str, dict[str, Any]]) -> None:
