@@ -6,7 +6,7 @@ tests hand it to the offline simulator.
 
 from __future__ import annotations
 
-from bot.bot import GameBot
+from bot.app import GameBot
 from bot.settings import Settings
 
 

@@ -1,4 +1,5 @@
-"""The bot class: owns the store, the session host and the settings; loads the extensions."""
+"""The bot class: owns the store, the session host, the outbox and the settings; loads the
+extensions."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts import errors
-from bot.sessions import Host
+from bot.exts import _answer
+from bot.exts._items import ITEMS
+from bot.exts._outbox import Outbox
+from bot.host.sessions import Host
+from bot.host.store import Store
 from bot.settings import Settings
-from bot.store import Store
 from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
@@ -22,7 +25,7 @@ class GameTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
-        await errors.report(interaction, error)
+        await _answer.report(interaction, error)
 
 
 class GameBot(commands.Bot):
@@ -36,15 +39,17 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.store: Store | None = None
         self.host: Host | None = None
+        self.outbox = Outbox(self)
         self.unexpected_errors: list[BaseException] = []
         """Errors the central handler saw (tests assert it stays empty)."""
 
     async def setup_hook(self) -> None:
-        """Open the store, reload every game, register commands and persistent buttons."""
+        """Open the store, reload every game, register commands and persistent components."""
         self.store = await Store.open(self.settings.db_path, self.settings.clock)
         self.host = Host(self.store, self.settings.seed_source)
         await self.host.load()
         await self.tree.set_translator(CatalogueTranslator())
+        self.add_dynamic_items(*ITEMS)
         for extension in self.settings.extensions:
             await self.load_extension(extension)
         if self.settings.sync_commands:

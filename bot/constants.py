@@ -10,12 +10,36 @@ MAX_BUTTONS = 25
 """Five rows of five: the most buttons one message can carry."""
 MAX_CONTENT = 2000
 """Discord's limit for a message's text."""
+MAX_ECHO = 200
+"""User input repeated in an answer is cut to this many characters."""
+MAX_EMBED_DESCRIPTION = 4096
+MAX_EMBED_FIELD = 1024
 MAX_CUSTOM_ID = 100
+MAX_LABEL = 80
+MAX_OPTIONS = 25
+MAX_MODAL_TEXT = 45
+"""Discord's limit for a modal's title and a text input's label."""
 BOARD_FILE = "board.png"
+SCREEN_FILE = "screen.png"
 
-LOBBY_OPS = ("join", "leave", "ai", "start")
+LOG_LINES = 8
+"""How many of the stage's latest log lines the live table shows."""
+PING_AFTER = 180.0
+"""Seconds without acting in a game after which a human who must act is pinged."""
+RECONCILE_TICK = 60.0
+"""Seconds between two reconciliations of every game (what a failed call missed)."""
+RETRY_FIRST = 2.0
+RETRY_MOST = 120.0
+"""Backoff after a failed Discord call: doubles from the first to the most, per game."""
+
 LOBBY_ID = r"lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|start)"
-PLAY_ID = r"play:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<action>[^:]+)"
+TABLE_ID = r"t:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<op>[a-z]+)(?::(?P<arg>.*))?"
+TABLE_SELECT_ID = r"ts:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<op>[a-z]+)(?::(?P<arg>.*))?"
+PROMPT_ID = (r"p:(?P<game>[0-9]+):(?P<colour>[a-z]+):(?P<turn>[0-9]+):(?P<what>[a-z0-9]+)"
+             r":(?P<state>[0-9.]*)")
+PROMPT_SELECT_ID = "ps" + PROMPT_ID[1:]
+OPEN_ID = r"hopen:(?P<game>[0-9]+)"
+BID_MODAL_ID = "ggbid:{game}:{seq}"
 
 EMBED_COLOUR = 0x8B5A2B
 """Volcanic brown, for lobby and result embeds."""

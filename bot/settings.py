@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.clock import Clock, system_clock
+from bot.constants import PING_AFTER, RECONCILE_TICK
+from bot.host.clock import Clock, system_clock
 from render.i18n import LANGUAGES
 from render.i18n import language as i18n_language
 
@@ -34,9 +35,14 @@ class Settings:
     """Sync commands to this one server only: they appear at once, handy while developing."""
     timer_tick: float = 30.0
     """Seconds between two looks at the turn deadlines."""
+    reconcile_tick: float = RECONCILE_TICK
+    """Seconds between two reconciliations of every game with Discord (and resumptions of
+    stalled games)."""
+    ping_after: float = PING_AFTER
+    """A human who must act is pinged once they have not acted in the game for this long."""
     extensions: tuple[str, ...] = field(
-        default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.timers",
-                 "bot.exts.hidden", "bot.exts.giganten"))
+        default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.dms",
+                 "bot.exts.timers"))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

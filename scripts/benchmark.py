@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image
 
-from bot.sessions import Host
-from bot.store import Store
+from bot.host.sessions import Host
+from bot.host.store import Store
 from render.common import encode_png
 from rules.core import GameModule
 from rules.record import Game, parse_line, replay

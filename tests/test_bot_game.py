@@ -1,4 +1,6 @@
-"""Make Make played end to end through Discord: slash commands, buttons, restarts, refusals."""
+"""Make Make played end to end through Discord, on the calm table: the lobby card, the table in a
+thread under it (one live message per stage, edited within the stage), restarts, refusals,
+pings, turn timers, two channels at once, status, abort and the end."""
 
 from __future__ import annotations
 
@@ -7,55 +9,97 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.sessions import Session
-from tests.test_bot_support import new_bot, settings, simcord_bot  # noqa: F401
+import bot.exts._outbox as outbox_module
+from bot.games import game_ui
+from bot.host.sessions import Session
+from bot.table.words import step_lines
+from tests.test_bot_support import (
+    custom_ids,
+    home,
+    live_components,
+    mine,
+    new_bot,  # noqa: F401
+    settings,  # noqa: F401
+    simcord_bot,  # noqa: F401
+    table_messages,
+)
 
 RECORDS = Path(__file__).parent / "records" / "makemake"
+UI = game_ui("makemake")
+BOARD = "attachment://board.png"
+LONG_BACKOFF = 60.0
+"""A first retry delay long enough that the retry waits for virtual time (env.advance_time):
+with the default one the simulator's settling would wait for it in real time."""
 
+
+# --- finding things -----------------------------------------------------------------------------
 
 def host_of(env):
     return env.bot.games
 
 
 def session_in(env, channel) -> Session:
+    """The running game of a channel or of its table's thread."""
     session = host_of(env).in_channel(channel.id)
     assert session is not None
     return session
 
 
 def buttons(message: discord.Message) -> list[str]:
-    return [c.label for row in message.components for c in row.children
-            if isinstance(c, discord.Button)]
+    """The labels of the buttons one can still press."""
+    return [c.label for c in live_components(message) if isinstance(c, discord.Button)]
 
 
-def fresh(channel, message: discord.Message) -> discord.Message:
-    return next(m for m in channel.history() if m.id == message.id)
+def fresh(place, message) -> discord.Message:
+    """``message`` as it is now (after edits)."""
+    return next(m for m in place.history() if m.id == message.id)
 
 
-def bot_messages(env, channel) -> list[discord.Message]:
-    return [m for m in channel.history() if m.author.id == env.bot.user.id
-            and not m.flags.ephemeral]
+def boards(env, channel) -> list[discord.Message]:
+    """The table messages (each with its board), oldest first."""
+    return [m for m in table_messages(env, channel)
+            if m.embeds and m.embeds[0].image and m.embeds[0].image.url == BOARD]
 
 
-async def open_game(env, channel, creator, *joiners, ai_seats=0, **options):
-    result = await creator.slash(channel, "game new", game="makemake", **options)
-    lobby = result.response
-    assert lobby is not None and not result.ephemeral
-    for member in joiners:
-        joined = await member.click(lobby, label="Join")
-        assert not joined.followups, joined.followups[0].content
-    for _ in range(ai_seats):
-        await creator.click(lobby, label="Add AI")
-    return lobby
+def showing(env, channel) -> discord.Message:
+    """The newest table message: the live one while the game runs."""
+    shown = boards(env, channel)
+    assert shown, "no table message"
+    return shown[-1]
 
 
-async def start(env, channel, creator, lobby):
-    before = len(bot_messages(env, channel))
-    result = await creator.click(lobby, label="Start")
-    assert not result.followups, result.followups[0].content
-    posted = bot_messages(env, channel)[before:]
-    assert posted, "starting posts the first board"
-    return posted[-1]
+def pings(env, channel) -> list[discord.Message]:
+    return [m for m in table_messages(env, channel) if m.content.startswith("⏰")]
+
+
+def field(message: discord.Message, name: str) -> str:
+    embed = message.embeds[0]
+    return next((f.value or "" for f in embed.fields if f.name == name), "")
+
+
+def results(env, channel) -> list[discord.Message]:
+    """Messages carrying a game record."""
+    return [m for m in table_messages(env, channel)
+            if any(a.filename.endswith(".txt") for a in m.attachments)]
+
+
+def calls(env, since: int) -> list[tuple[str, str]]:
+    """The Discord calls on channels and messages (posts, edits, deletes) since ``since``."""
+    return [(e.method, e.path) for e in env.http_requests[since:]
+            if e.path.startswith("/channels/")]
+
+
+def assert_calm(env, channel) -> None:
+    """At most one message with live components; only the newest table message may have any;
+    a game in a thread shows nothing in the channel but its lobby card."""
+    live = [m for m in table_messages(env, channel) if live_components(m)]
+    assert len(live) <= 1, f"{len(live)} messages with live components"
+    for old in boards(env, channel)[:-1]:
+        assert not live_components(old), "a superseded table message kept its components"
+    if channel.threads:
+        posted = [m for m in mine(env, channel.history()) if m.attachments
+                  or (m.embeds and m.embeds[0].image) or m.content.startswith("⏰")]
+        assert posted == [], "a game with a thread posts its table there, not in the channel"
 
 
 def ephemeral_text(result) -> str:
@@ -67,26 +111,82 @@ def ephemeral_text(result) -> str:
     return messages[-1].content
 
 
+# --- driving a game -----------------------------------------------------------------------------
+
+async def open_game(env, channel, creator, *joiners, ai_seats=0, **options):
+    result = await creator.slash(channel, "game new", game="makemake", **options)
+    lobby = result.response
+    assert lobby is not None and not result.ephemeral
+    assert lobby.embeds[0].title == "Make Make: new game"
+    for member in joiners:
+        joined = await member.click(lobby, label="Join")
+        assert not joined.followups, joined.followups[0].content
+    for _ in range(ai_seats):
+        await creator.click(lobby, label="Add AI")
+    return lobby
+
+
+async def start(env, channel, creator, lobby) -> discord.Message:
+    """Press Start: the lobby card says so and loses its buttons, and the table's first message
+    (the board of the first stage) appears where the game lives. Returns that message."""
+    before = len(boards(env, channel))
+    result = await creator.click(lobby, label="Start")
+    assert not result.followups, result.followups[0].content
+    card = fresh(channel, lobby)
+    assert card.embeds[0].title == "Make Make: started" and not card.components
+    posted = boards(env, channel)[before:]
+    assert len(posted) == 1, "starting posts the first board, once"
+    first = posted[0]
+    assert first.attachments[0].filename == "board.png"
+    assert first.channel.id == session_in(env, channel).row.home_id
+    assert_calm(env, channel)
+    return first
+
+
 async def play_first_legal(env, channel, members: dict[int, object]) -> str:
-    """The pending human plays: a button if the last board offers some, else the first
-    autocomplete choice through /play. Returns the line played."""
+    """The pending human plays: a button of the live table if it offers some, else the first
+    autocomplete choice through /play in the game's thread. Returns the line played."""
     session = session_in(env, channel)
     colour = session.pending()[0]
     seat = session.seat(colour)
     assert seat is not None and seat.user_id is not None
     member = members[seat.user_id]
-    last = bot_messages(env, channel)[-1]
-    labels = buttons(last)
+    live = showing(env, channel)
+    labels = buttons(live)
     if labels:
-        result = await member.click(last, label=labels[0])
+        result = await member.click(live, label=labels[0])
         assert not result.followups, result.followups[0].content
+        assert result.response is None or result.response.id == live.id, "a click says nothing"
         return labels[0]
-    choices = await member.autocomplete(channel, "play", "notation", "")
+    place = home(channel)
+    choices = await member.autocomplete(place, "play", "notation", "")
     assert 0 < len(choices) <= 25
-    result = await member.slash(channel, "play", notation=choices[0]["value"])
-    assert "Played" in ephemeral_text(result)
+    result = await member.slash(place, "play", notation=choices[0]["value"])
+    assert ephemeral_text(result).startswith("Played: ")
     return choices[0]["value"]
 
+
+async def scripted(env, channel, by_colour, record: str, count: int) -> None:
+    """Play the first ``count`` action lines of a rules example through /play in the thread."""
+    lines = (RECORDS / record).read_text().splitlines()[1:count + 1]
+    for line in lines:
+        colour, action = line.split("#")[0].split(" ", 1)
+        result = await by_colour[colour].slash(home(channel), "play", notation=action.strip())
+        assert "Played" in ephemeral_text(result), ephemeral_text(result)
+
+
+def public_words(env, channel) -> str:
+    """Everything the table shows in text (contents and embeds), to look for secrets."""
+    parts = []
+    for message in table_messages(env, channel):
+        parts.append(message.content)
+        for embed in message.embeds:
+            parts += [embed.title or "", embed.description or ""]
+            parts += [f"{f.name} {f.value}" for f in embed.fields]
+    return "\n".join(parts)
+
+
+# --- a whole game ---------------------------------------------------------------------------------
 
 async def test_three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot):  # noqa: F811
     env = simcord_env
@@ -100,52 +200,162 @@ async def test_three_player_game_with_ai_and_restart_to_the_end(simcord_env, new
     await env.restart_bot(new_bot())  # the lobby's buttons survive a restart
     await bob.click(lobby, label="Join")
     await alice.click(lobby, label="Add AI")
-    seats = session_in(env, channel).seats
-    assert [(s.colour, s.user_id, s.ai_level) for s in seats] == [
+    session = session_in(env, channel)
+    game_id = session.id
+    assert [(s.colour, s.user_id, s.ai_level) for s in session.seats] == [
         ("red", alice.id, None), ("blue", bob.id, None), ("green", None, "greedy")]
+    card = fresh(channel, lobby)
+    assert card.embeds[0].fields[0].value.splitlines() == [
+        f"Red ({alice.mention})", f"Blue ({bob.mention})", "Green (AI, greedy)"]
     first = await start(env, channel, alice, lobby)
-    assert first.attachments and first.attachments[0].filename == "board.png"
-    assert alice.mention in first.content
+
+    # The table lives in a thread started from the lobby card, which links to it.
+    [thread] = channel.threads
+    assert thread.id == lobby.id and thread.name == f"Make Make #{game_id}"
+    assert session_in(env, thread) is session_in(env, channel)
+    assert session.row.thread_id == thread.id
+    assert f"<#{thread.id}>" in field(fresh(channel, lobby), "Table")
+    assert first.channel.id == thread.id
+    embed = first.embeds[0]
+    assert embed.title == f"Make Make #{game_id} · Round 1 · Red's turn"
+    assert embed.image.url == BOARD
+    assert embed.description.startswith(f"Now: Red ({alice.mention})")
+    assert field(first, "Scores") == "Red 0 pts · Blue 0 pts · Green 0 pts"
 
     played = 0
     restarted = False
-    while host_of(env).in_channel(channel.id) is not None:
-        before = len(bot_messages(env, channel))
-        await play_first_legal(env, channel, members)
-        played += 1
-        turn = bot_messages(env, channel)[before:]
-        assert len(turn) == 1, "one public message per move"
-        assert turn[0].attachments[0].filename == "board.png"
-        if played == 3 and not restarted:
-            session = session_in(env, channel)
+    kept = None
+    while (session := await host_of(env).get(game_id)).status == "running":
+        if not restarted and played >= 2 and session.pending() == ("red",):
+            # Mid-stage: red's turn is up; its message is edited by red's move after the restart.
             seq, view = session.seq, session.view()
+            kept = showing(env, channel).id
+            since = len(env.http_requests)
             await env.restart_bot(new_bot())
             restarted = True
-            again = session_in(env, channel)
+            assert calls(env, since) == [], "the start-up reconcile finds nothing to change"
+            again = session_in(env, thread)
             assert again is not session
             assert (again.seq, again.view()) == (seq, view)
+            session = again
+        stage = UI.stage(session.view())
+        live = showing(env, channel)
+        before = {m.id for m in table_messages(env, channel)}
+        since = len(env.http_requests)
+        await play_first_legal(env, channel, members)
+        played += 1
+        session = await host_of(env).get(game_id)
+        new = [m for m in table_messages(env, channel) if m.id not in before]
+        edited = ("PATCH", f"/channels/{thread.id}/messages/{live.id}") in calls(env, since)
+        assert edited, "each move edits the message that was live"
+        assert_calm(env, channel)
+        assert "seed=" not in public_words(env, channel)
+        if session.status != "running":
+            assert new == results(env, channel), "the end posts only the result"
+            assert showing(env, channel).id == live.id, "the end is shown on the live message"
+            assert any(e.method == "PATCH" and e.path.endswith(f"/{live.id}")
+                       and (e.json or {}).get("attachments") for e in env.http_requests[since:]), \
+                "with the final board"
+            break
+        now = showing(env, channel)
+        latest = step_lines(session, session.log[-1:], "en")[0]
+        if kept is not None:
+            assert live.id == kept, "after the restart the bot edits the same live message"
+            assert now.id == kept or UI.stage(session.view()) != stage
+            kept = None
+        if UI.stage(session.view()) == stage:
+            assert new == [], "a move within the stage posts nothing"
+            assert now.id == live.id
+            assert field(now, "This stage").splitlines()[-1] == latest
+        else:
+            assert new == [now], "a new stage posts one new message"
+            old = fresh(thread, live)
+            assert not old.components, "the previous stage's message loses its components"
+            assert old.embeds[0].image.url == BOARD and old.attachments
+            assert not old.embeds[0].description, "it no longer says who acts"
+            assert field(old, "This stage")
+            assert latest in field(now, "This stage")
+            assert now.embeds[0].title.startswith(
+                f"Make Make #{game_id} · Round {session.view()['round']} ")
+        pending = session.seat(session.pending()[0])
+        assert now.embeds[0].description.startswith(f"Now: {pending.colour.capitalize()} "
+                                                     f"(<@{pending.user_id}>)")
         assert played < 40, "round_limit=3 ends the game"
-
     assert restarted
-    final = bot_messages(env, channel)[-1]
-    assert "Game over" in final.content
-    assert {a.filename for a in final.attachments} >= {"board.png"}
-    record = next(a for a in final.attachments if a.filename.endswith(".txt"))
-    assert record.filename.startswith("makemake-")
+
+    # The end: every component gone, the final board with the result, the card shows it, and
+    # one result message with the record.
+    assert not any(m.components for m in table_messages(env, channel))
+    final = showing(env, channel)
+    assert final.embeds[0].title == f"Make Make #{game_id} · final position"
+    assert final.embeds[0].description.startswith("🏁 Game over (round limit reached)")
+    assert final.attachments[0].filename == "board.png"
+    [result] = results(env, channel)
+    assert result.channel.id == thread.id
+    assert result.content.startswith("🏁 Game over (round limit reached). Winner: ")
+    [record] = result.attachments
+    assert record.filename == f"makemake-{game_id}.txt"
+    text = (await record.read()).decode()
+    assert text == session.record()
+    assert text.startswith(f"game makemake red blue green round_limit=3 seed={session.row.seed}\n")
+    card = fresh(channel, lobby)
+    assert card.embeds[0].title == "Make Make: finished" and not card.components
+    assert field(card, "Result").startswith("🏁 Game over")
+    assert not pings(env, channel), "players who keep playing are never pinged"
+
+    # Showing the end is done once: another reconcile or a restart changes nothing.
+    since = len(env.http_requests)
+    env.bot.outbox.kick(game_id)
+    await env.settle()
+    await env.bot.outbox.reconcile_all()
+    await env.restart_bot(new_bot())
+    assert calls(env, since) == []
+    assert len(results(env, channel)) == 1
+
     store = env.bot.games.store
-    game = await store.game(session.id)
+    game = await store.game(game_id)
     assert game is not None and game.status == "finished"
-    lines = await store.actions(session.id)
+    lines = await store.actions(game_id)
     assert any(line.startswith("green ") for line in lines), "the AI seat played"
     assert sum(line.startswith(("red ", "blue ")) for line in lines) >= played
-    refused = await alice.slash(channel, "play", notation="pass")
+    refused = await alice.slash(thread, "play", notation="pass")
     assert "no game" in ephemeral_text(refused)
     assert not env.bot.unexpected_errors
 
 
+@pytest.mark.parametrize("ending", ["finished", "aborted"])
+async def test_once_the_game_is_over_no_table_message_asks_for_a_move(simcord_env, ending):
+    """The end is shown on the last stage's message (edited), never on a new one that leaves
+    the old one saying who must act."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("short")
+    alice = guild.add_member(env.create_user("alice"))
+    lobby = await open_game(env, channel, alice, ai_seats=2, round_limit=1)
+    game_id = session_in(env, channel).id
+    await start(env, channel, alice, lobby)
+    if ending == "finished":
+        await alice.slash(home(channel), "play", notation="place A1 1")
+        assert (await host_of(env).get(game_id)).status == "finished"
+    else:
+        await alice.slash(home(channel), "game abort")
+    asking = [m.embeds[0].title for m in boards(env, channel)
+              if (m.embeds[0].description or "").startswith("Now: ")]
+    assert asking == []
+    [last] = boards(env, channel)  # the last stage's message shows the end
+    said = last.embeds[0].description
+    assert said.startswith("🏁 Game over") if ending == "finished" else \
+        said == "This game was aborted."
+    assert not any(m.components for m in table_messages(env, channel))
+    assert len(results(env, channel)) == (ending == "finished")
+
+
+# --- choices, refusals and outdated buttons -------------------------------------------------------
+
 async def test_old_choice_buttons_work_after_restart(simcord_env, new_bot):  # noqa: F811
-    """Example 10.8 of the rules: red must choose between two Moai; the prompt survives a
-    restart, an illegal choice is refused with its reason and changes nothing."""
+    """Example 10.8 of the rules: red must choose between two Moai; the live table offers the
+    choice as buttons, which survive a restart; an illegal choice is refused with its reason
+    and the closest legal moves, and changes nothing."""
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("moai")
@@ -153,85 +363,94 @@ async def test_old_choice_buttons_work_after_restart(simcord_env, new_bot):  # n
     by_colour = dict(zip(("red", "blue", "green"), people, strict=True))
     lobby = await open_game(env, channel, people[0], *people[1:])
     await start(env, channel, people[0], lobby)
+    thread = home(channel)
 
     await scripted(env, channel, by_colour, "10_8_choosing_the_order_of_moai.txt", 13)
 
-    prompt = bot_messages(env, channel)[-1]
-    assert buttons(prompt) == ["moai E1", "moai E2"]
-    assert "must choose where the Moai goes" in prompt.content
+    prompt = showing(env, channel)
     session = session_in(env, channel)
     seq, view = session.seq, session.view()
+    assert buttons(prompt) == ["moai E1", "moai E2"]
+    assert custom_ids(prompt) == [f"t:{session.id}:{seq}:act:moai E1",
+                                  f"t:{session.id}:{seq}:act:moai E2"]
+    assert prompt.embeds[0].description == (f"Now: Red ({people[0].mention}), to choose where "
+                                            "the Moai goes. Use the buttons below.")
+    assert field(prompt, "This stage").splitlines()[-1].endswith(
+        "**Red** must choose where the Moai goes: E1, E2.")
+    assert_calm(env, channel)
 
-    illegal = await by_colour["red"].slash(channel, "play", notation="moai D1")
-    assert "does not qualify" in ephemeral_text(illegal)
+    since = len(env.http_requests)
+    illegal = ephemeral_text(await by_colour["red"].slash(thread, "play", notation="moai D1"))
+    assert "does not qualify" in illegal and "Did you mean `moai E1`, `moai E2`?" in illegal
     not_yours = await by_colour["blue"].click(prompt, label="moai E1")
     assert "not your turn" in ephemeral_text(not_yours)
     assert (session.seq, session.view()) == (seq, view)
+    assert calls(env, since) == [], "refusals are answered privately and change no message"
 
     await env.restart_bot(new_bot())
+    since = len(env.http_requests)
     clicked = await by_colour["red"].click(prompt, label="moai E1")
     assert not clicked.followups, clicked.followups[0].content
     after = session_in(env, channel)
     assert after.seq == seq + 1
     assert after.view()["moai_left"] == 10  # E1, then E2 automatically (rules example 10.8)
     assert after.view()["active"] == "blue"
-    assert buttons(fresh(channel, prompt)) == [], "a used prompt loses its buttons"
+    # Blue's turn is a new stage: red's message keeps its final board and log and loses its
+    # buttons (one edit), and blue's turn gets one new message.
+    assert calls(env, since) == [("PATCH", f"/channels/{thread.id}/messages/{prompt.id}"),
+                                 ("POST", f"/channels/{thread.id}/messages")]
+    edited = fresh(thread, prompt)
+    assert buttons(edited) == [], "a used choice loses its buttons"
+    assert not edited.embeds[0].description, "red's finished turn no longer asks for a move"
+    assert "A Moai rises on E2 for **Red** (10 left)." in field(edited, "This stage")
+    now = showing(env, channel)
+    assert now.embeds[0].description.startswith(f"Now: Blue ({people[1].mention})")
+    assert not any(cid.endswith(":moai E1") for m in table_messages(env, channel)
+                   for cid in custom_ids(m))
+    assert_calm(env, channel)
     assert not env.bot.unexpected_errors
 
 
-async def scripted(env, channel, by_colour, record: str, count: int) -> None:
-    """Play the first ``count`` action lines of a rules example through /play."""
-    lines = (RECORDS / record).read_text().splitlines()[1:count + 1]
-    for line in lines:
-        colour, action = line.split("#")[0].split(" ", 1)
-        result = await by_colour[colour].slash(channel, "play", notation=action.strip())
-        assert "Played" in ephemeral_text(result), ephemeral_text(result)
-
-
-async def test_site_choice_buttons_and_outdated_prompts(simcord_env):
-    """Example 10.9: six sites qualify and red has five Tangata Manu: six buttons."""
+async def test_site_choice_buttons_and_outdated_prompts(simcord_env, monkeypatch):
+    """Example 10.9: six sites qualify and red has five Tangata Manu: six buttons. When the
+    table could not be edited yet (Discord answered 503), the buttons still shown are out of
+    date: a click on them is refused privately and changes nothing; the retry removes them."""
     env = simcord_env
+    monkeypatch.setattr(outbox_module, "RETRY_FIRST", LONG_BACKOFF)
     guild = env.create_guild()
     channel = guild.create_text_channel("manu")
     people = [guild.add_member(env.create_user(n)) for n in ("ana", "ben", "cai")]
     by_colour = dict(zip(("red", "blue", "green"), people, strict=True))
     lobby = await open_game(env, channel, people[0], *people[1:])
     await start(env, channel, people[0], lobby)
+    thread = home(channel)
     await scripted(env, channel, by_colour, "10_9_choosing_tangata_manu_sites.txt", 19)
-    prompt = bot_messages(env, channel)[-1]
-    assert len(buttons(prompt)) == 6 and "manu S05 S06 S10 S11 S15" in buttons(prompt)
-    wrong = await by_colour["red"].slash(channel, "play", notation="manu S01 S05 S06 S10")
+    prompt = showing(env, channel)
+    shown = buttons(prompt)
+    assert len(shown) == 6 and "manu S05 S06 S10 S11 S15" in shown
+    wrong = await by_colour["red"].slash(thread, "play", notation="manu S01 S05 S06 S10")
     assert "exactly 5 sites" in ephemeral_text(wrong)
-    done = await by_colour["red"].slash(channel, "play", notation="manu S15 S11 S10 S06 S05")
-    assert "red manu S05 S06 S10 S11 S15" in ephemeral_text(done)
-    stale = await by_colour["red"].click(prompt, label=buttons(prompt)[0])
+
+    env.inject_error("PATCH", f"/channels/{thread.id}/messages/{prompt.id}", status=503)
+    done = await by_colour["red"].slash(thread, "play", notation="manu S15 S11 S10 S06 S05")
+    assert ephemeral_text(done) == "Played: red manu S05 S06 S10 S11 S15"
+    session = session_in(env, channel)
+    seq = session.seq
+    assert session.view()["reserves"]["red"]["manu"] == 0, "committed before it is shown"
+    assert buttons(fresh(thread, prompt)) == shown, "the edit failed: the old buttons remain"
+
+    stale = await by_colour["red"].click(prompt, label=shown[0])
     assert "out of date" in ephemeral_text(stale)
-    assert session_in(env, channel).view()["reserves"]["red"]["manu"] == 0
-    assert not env.bot.unexpected_errors
+    late = await by_colour["blue"].click(prompt, label=shown[1])
+    assert "out of date" in ephemeral_text(late)
+    assert session.seq == seq and session.view()["reserves"]["red"]["manu"] == 0
 
-
-async def test_two_channels_play_at_once(simcord_env):
-    env = simcord_env
-    guild = env.create_guild()
-    north, south = guild.create_text_channel("north"), guild.create_text_channel("south")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    lobby_n = await open_game(env, north, alice, ai_seats=2)
-    lobby_s = await open_game(env, south, bob, alice, ai_seats=1)
-    await start(env, north, alice, lobby_n)
-    await start(env, south, bob, lobby_s)
-    n, s = session_in(env, north), session_in(env, south)
-    assert n.id != s.id
-    assert n.seat_of(alice.id).colour == "red" and s.seat_of(alice.id).colour == "blue"
-
-    await alice.slash(north, "play", notation="place A1 2")
-    await bob.slash(south, "play", notation="place E9 1")
-    await alice.slash(south, "play", notation="place A1 3")
-    assert n.view()["board"]["A1"]["tokens"] == 2
-    assert s.view()["board"]["A1"] == {"owner": "blue", "tokens": 3, "chief": False,
-                                       "moai": False}
-    assert s.view()["board"]["E9"]["owner"] == "red"
-    assert n.view()["board"]["E9"]["owner"] is None
+    await env.advance_time(LONG_BACKOFF)  # the outbox's retry
+    edited = fresh(thread, prompt)
+    assert buttons(edited) == []
+    assert "**Red** places Tangata Manu on S05, S06, S10, S11, S15." in field(edited, "This stage")
+    assert showing(env, channel).id != prompt.id, "the next player's turn has its own message"
+    assert_calm(env, channel)
     assert not env.bot.unexpected_errors
 
 
@@ -259,23 +478,71 @@ async def test_refusals_are_ephemeral_and_specific(simcord_env):
     await dan.click(lobby, label="Leave")
     assert "not in this game" in ephemeral_text(await dan.click(lobby, label="Leave"))
     await start(env, channel, alice, lobby)
+    thread = home(channel)
 
     session = session_in(env, channel)
     seq, view = session.seq, session.view()
+    since = len(env.http_requests)
+    posted = len(table_messages(env, channel))
     assert "not in this game" in ephemeral_text(
-        await eve.slash(channel, "play", notation="place A1 1"))
-    assert "not your turn" in ephemeral_text(
-        await bob.slash(channel, "play", notation="place A1 1"))
-    centre = ephemeral_text(await alice.slash(channel, "play", notation="place C4 1"))
+        await eve.slash(thread, "play", notation="place A1 1"))
+    assert "not your turn: waiting for Red" in ephemeral_text(
+        await bob.slash(thread, "play", notation="place A1 1"))
+    centre = ephemeral_text(await alice.slash(thread, "play", notation="place C4 1"))
     assert "not allowed" in centre and "C4 is the centre" in centre
-    assert "could not read" in ephemeral_text(
-        await alice.slash(channel, "play", notation="fly to the moon"))
+    assert "Did you mean `place " in centre, "the closest legal moves"
+    unread = ephemeral_text(await alice.slash(thread, "play", notation="fly to the moon"))
+    assert "could not read" in unread and "for example: `place " in unread
     assert "cannot pass" in ephemeral_text(await alice.slash(channel, "play", notation="pass"))
     assert (session.seq, session.view()) == (seq, view)
-    assert await bob.autocomplete(channel, "play", "notation", "") == []
-    assert await eve.autocomplete(channel, "play", "notation", "pl") == []
+    assert await bob.autocomplete(thread, "play", "notation", "") == []
+    assert await eve.autocomplete(thread, "play", "notation", "pl") == []
 
-    assert "creator" in ephemeral_text(await bob.slash(channel, "game abort"))
+    assert "creator" in ephemeral_text(await bob.slash(thread, "game abort"))
+    assert calls(env, since) == [], "refusals post and edit nothing"
+    assert len(table_messages(env, channel)) == posted
+    assert not env.bot.unexpected_errors
+
+
+# --- several games, status, abort -----------------------------------------------------------------
+
+async def test_two_channels_play_at_once(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    north, south = guild.create_text_channel("north"), guild.create_text_channel("south")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    lobby_n = await open_game(env, north, alice, ai_seats=2)
+    lobby_s = await open_game(env, south, bob, alice, ai_seats=1)
+    await start(env, north, alice, lobby_n)
+    await start(env, south, bob, lobby_s)
+    n, s = session_in(env, north), session_in(env, south)
+    assert n.id != s.id
+    assert n.seat_of(alice.id).colour == "red" and s.seat_of(alice.id).colour == "blue"
+    [thread_n], [thread_s] = north.threads, south.threads
+    assert (thread_n.name, thread_s.name) == (f"Make Make #{n.id}", f"Make Make #{s.id}")
+
+    await alice.slash(thread_n, "play", notation="place A1 2")
+    await bob.slash(south, "play", notation="place E9 1")  # the parent channel works as well
+    assert "not in this game" in ephemeral_text(
+        await bob.slash(thread_n, "play", notation="place A2 1"))
+    await alice.slash(thread_s, "play", notation="place A1 3")
+    assert n.view()["board"]["A1"]["tokens"] == 2
+    assert s.view()["board"]["A1"] == {"owner": "blue", "tokens": 3, "chief": False,
+                                       "moai": False}
+    assert s.view()["board"]["E9"]["owner"] == "red"
+    assert n.view()["board"]["E9"]["owner"] is None
+
+    north_words, south_words = public_words(env, north), public_words(env, south)
+    assert f"Make Make #{n.id} ·" in north_words and f"Make Make #{s.id}" not in north_words
+    assert f"Make Make #{s.id} ·" in south_words and f"Make Make #{n.id}" not in south_words
+    assert "claims A1 with 2 token(s)" in north_words and "E9" not in north_words
+    assert "claims E9 with 1 token(s)" in south_words
+    assert "claims A1 with 3 token(s)" in south_words
+    assert {m.channel.id for m in boards(env, north)} == {thread_n.id}
+    assert {m.channel.id for m in boards(env, south)} == {thread_s.id}
+    assert_calm(env, north)
+    assert_calm(env, south)
     assert not env.bot.unexpected_errors
 
 
@@ -286,21 +553,80 @@ async def test_status_and_abort(simcord_env):
     alice = guild.add_member(env.create_user("alice"))
     mods = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(env.create_user("mod"), roles=[mods])
-    await open_game(env, channel, alice, ai_seats=1)
+    lobby = await open_game(env, channel, alice, ai_seats=1)
     shown = await alice.slash(channel, "game status")
-    assert shown.response.embeds[0].title == "Make Make: new game"
+    assert shown.ephemeral and shown.response.embeds[0].title == "Make Make: new game"
     aborted = await mod.slash(channel, "game abort")
-    assert "aborted" in aborted.response.content
+    assert not aborted.ephemeral
+    assert aborted.response.content == (f"The Make Make game in this channel was aborted by "
+                                        f"{mod.mention}.")
     assert host_of(env).in_channel(channel.id) is None
-    assert "aborted" in ephemeral_text(await alice.click(shown.response, label="Join"))
+    card = fresh(channel, lobby)
+    assert card.embeds[0].title == "Make Make: aborted" and not card.components, \
+        "an aborted lobby keeps no buttons"
 
     lobby = await open_game(env, channel, alice, ai_seats=2)
     await start(env, channel, alice, lobby)
-    status = await alice.slash(channel, "game status")
+    thread = home(channel)
+    live = showing(env, channel)
+    session = session_in(env, thread)
+    since = len(env.http_requests)
+    posted = len(table_messages(env, channel))
+    status = await alice.slash(thread, "game status")
     board = status.response
-    assert board.attachments[0].filename == "board.png" and alice.mention in board.content
-    assert "aborted" in (await alice.slash(channel, "game abort")).response.content
+    assert status.ephemeral and board.ephemeral
+    assert board.content == (f"The live table: https://discord.com/channels/{guild.id}/"
+                             f"{thread.id}/{live.id}")
+    assert board.embeds[0].title == live.embeds[0].title
+    assert board.embeds[0].description.startswith(f"Now: Red ({alice.mention})")
+    assert calls(env, since) == [] and len(table_messages(env, channel)) == posted, \
+        "a status look changes nothing on the table"
+
+    aborted = await alice.slash(thread, "game abort")
+    assert not aborted.ephemeral and "aborted" in aborted.response.content
+    assert (await host_of(env).get(session.id)).status == "aborted"
+    assert not any(live_components(m) for m in table_messages(env, channel))
+    assert "This game was aborted." in public_words(env, channel)
+    card = fresh(channel, lobby)
+    assert card.embeds[0].title == "Make Make: aborted" and not card.components
+    assert "no game" in ephemeral_text(await alice.slash(thread, "game status"))
     assert "no game" in ephemeral_text(await alice.slash(channel, "game status"))
+    assert not results(env, channel), "an aborted game has no result"
+    assert not env.bot.unexpected_errors
+
+
+async def test_without_threads_the_table_stays_in_the_channel(simcord_env):
+    """The server option (Manage Server only), and a channel where the bot may not create
+    threads: either way the table lives in the lobby's channel."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("flat")
+    locked = guild.create_text_channel("locked", overwrites={
+        env.bot.user: discord.PermissionOverwrite(create_public_threads=False)})
+    alice = guild.add_member(env.create_user("alice"))
+    mods = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(env.create_user("mod"), roles=[mods])
+
+    denied = await alice.slash(channel, "game threads", enabled=False)
+    assert "not allowed" in ephemeral_text(denied)
+    assert await env.bot.games.store.threads_allowed(guild.id)
+    off = await mod.slash(channel, "game threads", enabled=False)
+    assert "without a thread" in ephemeral_text(off)
+    lobby = await open_game(env, channel, alice, ai_seats=2)
+    first = await start(env, channel, alice, lobby)
+    assert channel.threads == [] and first.channel.id == channel.id
+    assert session_in(env, channel).row.thread_id == channel.id
+    assert not field(fresh(channel, lobby), "Table"), "no thread to link to"
+    await alice.slash(channel, "play", notation="place A1 1")
+    assert "claims A1" in public_words(env, channel)
+    assert_calm(env, channel)
+
+    on = await mod.slash(channel, "game threads", enabled=True)
+    assert "thread of their own" in ephemeral_text(on)
+    lobby = await open_game(env, locked, alice, ai_seats=2)
+    first = await start(env, locked, alice, lobby)
+    assert locked.threads == [] and first.channel.id == locked.id
+    assert_calm(env, locked)
     assert not env.bot.unexpected_errors
 
 
@@ -312,8 +638,10 @@ async def test_autocomplete_lists_legal_moves_only(simcord_env, typed):
     alice = guild.add_member(env.create_user("alice"))
     lobby = await open_game(env, channel, alice, ai_seats=2)
     await start(env, channel, alice, lobby)
-    legal = set(host_of(env).legal_texts(channel.id, alice.id))
-    choices = await alice.autocomplete(channel, "play", "notation", typed)
+    thread = home(channel)
+    legal = set(host_of(env).legal_texts(thread.id, alice.id))
+    assert legal == set(host_of(env).legal_texts(channel.id, alice.id))
+    choices = await alice.autocomplete(thread, "play", "notation", typed)
     assert len(choices) <= 25
     assert {c["value"] for c in choices} <= legal
     if typed == "withdraw":
@@ -323,33 +651,49 @@ async def test_autocomplete_lists_legal_moves_only(simcord_env, typed):
         assert all(c["value"].lower().startswith(typed.lower()) for c in choices)
 
 
-async def test_ai_moves_interrupted_by_a_crash_are_played_after_the_restart(simcord_env,
-                                                                            new_bot):  # noqa: F811
+# --- the host plays on: crashes, forced passes, pings, timers -------------------------------------
+
+@pytest.mark.parametrize("recovery", ["restart", "tick"])
+async def test_ai_moves_interrupted_by_a_failure_are_played_later(simcord_env, settings,  # noqa: F811
+                                                                  new_bot, recovery):  # noqa: F811
+    """The human's move is committed and answered; the AI moves after it fail (the process
+    dies, the database is locked...): the game is stalled, not lost, and the AI moves are
+    played after a restart or on the outbox's next tick, and shown."""
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     alice = guild.add_member(env.create_user("alice"))
     lobby = await open_game(env, channel, alice, ai_seats=2)
-    await start(env, channel, alice, lobby)
+    first = await start(env, channel, alice, lobby)
+    thread = home(channel)
     host = host_of(env)
 
     async def crash(session):
-        raise RuntimeError("the process died here")
+        raise RuntimeError("the AI step failed here")
 
     host._advance = crash  # the human's move is committed, the AI moves are not
-    result = await alice.slash(channel, "play", notation="place A1 1")
-    assert "something went wrong" in ephemeral_text(result)
-    env.errors  # noqa: B018 - acknowledge the simulated crash
-    env.bot.unexpected_errors.clear()
-    assert session_in(env, channel).pending() == ("blue",)
-
-    posted = len(bot_messages(env, channel))
-    await env.restart_bot(new_bot())
+    result = await alice.slash(thread, "play", notation="place A1 1")
+    assert ephemeral_text(result) == "Played: red place A1 1"
     session = session_in(env, channel)
+    assert session.stalled and session.pending() == ("blue",)
+    assert showing(env, channel).embeds[0].description == "The AI is playing: Blue (AI, greedy)."
+    assert not fresh(thread, first).components, "red's turn is over"
+    del host._advance
+
+    if recovery == "restart":
+        await env.restart_bot(new_bot())
+    else:
+        await env.advance_time(settings.reconcile_tick)
+    session = session_in(env, channel)
+    assert not session.stalled
     assert session.pending() == ("red",) and session.seq == 3
-    resumed = bot_messages(env, channel)[posted:]
-    assert len(resumed) == 1 and alice.mention in resumed[0].content
-    assert "🤖" in resumed[0].content and resumed[0].attachments
+    assert [step.by for step in session.log] == ["human", "ai", "ai"]
+    now = showing(env, channel)
+    assert now.id != first.id and now.embeds[0].title.endswith("Round 2 · Red's turn")
+    assert now.embeds[0].description.startswith(f"Now: Red ({alice.mention})")
+    shown = field(fresh(thread, first), "This stage") + "\n" + field(now, "This stage")
+    assert shown.count("🤖") == 2, "both AI moves are shown"
+    assert_calm(env, channel)
     assert not env.bot.unexpected_errors
 
 
@@ -369,15 +713,79 @@ async def test_forced_passes_are_played_and_announced(simcord_env):
     }
     for turn in range(11):
         for seat, member in enumerate(people):
-            result = await member.slash(channel, "play", notation=f"place {plan[seat][turn]} 1")
+            result = await member.slash(home(channel), "play",
+                                        notation=f"place {plan[seat][turn]} 1")
             assert "Played" in ephemeral_text(result), ephemeral_text(result)
-    final = bot_messages(env, channel)[-1]
-    assert final.content.count("⏭") == 3 and "passes" in final.content
-    assert "Game over (round limit reached)" in final.content
+    final = showing(env, channel)
+    log = field(final, "This stage")
+    assert log.splitlines()[-3:] == [f"⏭ (no other move) **{c}** passes."
+                                     for c in ("Red", "Blue", "Green")]
+    assert final.embeds[0].description.startswith("🏁 Game over (round limit reached)")
+    [result] = results(env, channel)
+    assert result.content.startswith("🏁 Game over (round limit reached)")
     store = env.bot.games.store
     game = (await store.games_with_status("finished"))[0]
     lines = await store.actions(game.id)
     assert lines[-3:] == ["red pass", "blue pass", "green pass"]
+    assert [row.by for row in (await store.log(game.id))[-3:]] == ["forced"] * 3
+    assert not any(m.components for m in table_messages(env, channel))
+    assert not env.bot.unexpected_errors
+
+
+def sent(env, since: int) -> list[dict]:
+    """The JSON of the messages the bot posted since ``since`` (to read their allowed
+    mentions)."""
+    return [e.json for e in env.http_requests[since:] if e.method == "POST"
+            and e.path.startswith("/channels/") and e.path.endswith("/messages")
+            and isinstance(e.json, dict)]
+
+
+async def test_a_quiet_player_is_pinged_once_and_the_ping_goes_when_they_act(
+        simcord_env, settings, new_bot):  # noqa: F811
+    env = simcord_env
+    clock = settings.clock
+    guild = env.create_guild()
+    channel = guild.create_text_channel("pings")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    lobby = await open_game(env, channel, alice, bob, ai_seats=1)
+    await start(env, channel, alice, lobby)
+    thread = home(channel)
+    since = len(env.http_requests)
+    await alice.slash(thread, "play", notation="place A1 1")
+    assert all(body.get("allowed_mentions") == {"parse": []} for body in sent(env, since)), \
+        "the table itself never pings"
+
+    clock.advance(settings.ping_after - 1)  # bob has not been quiet long enough
+    await env.bot.outbox.reconcile_all()
+    assert pings(env, channel) == []
+
+    clock.advance(1)
+    since = len(env.http_requests)
+    await env.bot.outbox.reconcile_all()
+    [ping] = pings(env, channel)
+    game_id = session_in(env, channel).id
+    assert ping.content == (f"⏰ {bob.mention}: your turn in Make Make #{game_id}, on the table "
+                            "above.")
+    assert ping.channel.id == thread.id
+    [body] = sent(env, since)
+    assert body["allowed_mentions"] == {"users": [bob.id], "parse": []}, "only bob is pinged"
+
+    since = len(env.http_requests)
+    await env.bot.outbox.reconcile_all()
+    await env.advance_time(settings.reconcile_tick)  # the periodic tick
+    await env.restart_bot(new_bot())
+    assert calls(env, since) == [] and pings(env, channel) == [ping], "one ping, kept"
+
+    clock.advance(30)
+    await bob.slash(thread, "play", notation="place E9 1")  # then the AI; alice is quiet too
+    [ping] = pings(env, channel)
+    assert ping.content.startswith(f"⏰ {alice.mention}:") and bob.mention not in ping.content
+    await alice.slash(thread, "play", notation="place A2 1")
+    assert pings(env, channel) == [], "the ping goes once they act"
+    await env.bot.outbox.reconcile_all()
+    assert pings(env, channel) == [], "bob has just acted: no ping"
+    assert_calm(env, channel)
     assert not env.bot.unexpected_errors
 
 
@@ -397,19 +805,28 @@ async def test_turn_timer_reminds_then_lets_the_ai_play_even_after_a_restart(sim
     assert session.row.deadline_at == "2026-01-01T00:10:00+00:00"
 
     clock.advance(8 * 60)  # the reminder comes after three quarters of the time
-    posted = len(bot_messages(env, channel))
+    since = len(env.http_requests)
     await env.advance_time(settings.timer_tick)
-    [reminder] = bot_messages(env, channel)[posted:]
-    assert "time runs out" in reminder.content and alice.mention in reminder.content
+    [reminder] = pings(env, channel)
+    deadline = int(clock().timestamp()) + 2 * 60
+    assert reminder.content == (f"⏰ {alice.mention}: your turn in Make Make #{session.id}, on "
+                                f"the table above. Time runs out <t:{deadline}:R>, then the AI "
+                                "plays for you.")
+    assert any(body.get("allowed_mentions") == {"users": [alice.id], "parse": []}
+               for body in sent(env, since)), "the reminder notifies"
+    since = len(env.http_requests)
     await env.advance_time(settings.timer_tick)
-    assert len(bot_messages(env, channel)) == posted + 1, "one reminder per turn"
+    assert pings(env, channel) == [reminder] and calls(env, since) == [], "one reminder per turn"
 
     clock.advance(2 * 60)
     await env.advance_time(settings.timer_tick)
-    turn = bot_messages(env, channel)[-1]
-    assert "⌛" in turn.content and bob.mention in turn.content
     session = session_in(env, channel)
     assert session.pending() == ("blue",) and session.game.lines[0].startswith("red ")
+    assert session.log[0].by == "timeout"
+    assert "⌛ (time ran out, the AI played) **Red**" in field(showing(env, channel), "This stage")
+    [ping] = pings(env, channel)  # bob has been quiet since he joined
+    assert ping.id != reminder.id and ping.content.startswith(f"⏰ {bob.mention}:")
+    assert "Time runs out" not in ping.content
 
     await env.restart_bot(new_bot())  # the deadline is in the store
     clock.advance(10 * 60)
@@ -417,4 +834,6 @@ async def test_turn_timer_reminds_then_lets_the_ai_play_even_after_a_restart(sim
     session = session_in(env, channel)
     assert session.pending() == ("red",)
     assert [line.split()[0] for line in session.game.lines] == ["red", "blue", "green"]
+    assert [step.by for step in session.log] == ["timeout", "timeout", "ai"]
+    assert_calm(env, channel)
     assert not env.bot.unexpected_errors

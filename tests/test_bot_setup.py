@@ -12,10 +12,22 @@ import pytest
 from discord import app_commands
 from simcord import assert_error
 
+import bot.exts._outbox as outbox_module
+from bot.constants import PING_AFTER, RECONCILE_TICK
 from bot.settings import Settings
 from bot.translator import CatalogueTranslator, ls
-from tests.test_bot_game import ephemeral_text, open_game, session_in, start
-from tests.test_bot_support import new_bot, settings, simcord_bot  # noqa: F401
+from tests.test_bot_game import (
+    LONG_BACKOFF,
+    boards,
+    calls,
+    ephemeral_text,
+    field,
+    open_game,
+    session_in,
+    showing,
+    start,
+)
+from tests.test_bot_support import home, new_bot, settings, simcord_bot  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,6 +36,9 @@ def test_settings_from_environment() -> None:
     plain = Settings.from_env({})
     assert plain.token is None and plain.db_path == Path("data/games.sqlite3")
     assert (plain.language, plain.log_level, plain.sync_commands) == ("en", "INFO", True)
+    assert (plain.ping_after, plain.reconcile_tick) == (PING_AFTER, RECONCILE_TICK) == (180, 60)
+    assert plain.extensions == ("bot.exts.errors", "bot.exts.lobby", "bot.exts.play",
+                                "bot.exts.dms", "bot.exts.timers")
     custom = Settings.from_env({"DISCORD_TOKEN": " abc ", "GAMES_DB": "/tmp/x.db",
                                 "BOT_LANGUAGE": "ES", "LOG_LEVEL": "debug", "GUILD_ID": "42",
                                 "SYNC_COMMANDS": "no"})
@@ -79,17 +94,22 @@ async def test_commands_are_synced(simcord_env) -> None:
     channel = guild.create_text_channel("games")
     alice = guild.add_member(simcord_env.create_user("alice"))
     assert set(alice.available_commands(channel)) >= {"game new", "game status", "game abort",
-                                                        "play"}
+                                                        "game threads", "play"}
 
 
-async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env,
+async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env, settings,  # noqa: F811
                                                                      monkeypatch) -> None:
+    """A bug is answered politely and changes nothing; Discord failing to show the table never
+    costs a move: the move is committed and answered, and the table catches up later (503:
+    the outbox's retry; 403 Missing Permissions: its next periodic reconcile)."""
     env = simcord_env
+    monkeypatch.setattr(outbox_module, "RETRY_FIRST", LONG_BACKOFF)
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     alice = guild.add_member(env.create_user("alice"))
     lobby = await open_game(env, channel, alice, ai_seats=2)
     await start(env, channel, alice, lobby)
+    thread = home(channel)
     host = env.bot.games
 
     async def broken(*args, **kwargs):
@@ -97,22 +117,38 @@ async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env
 
     real = host.play
     monkeypatch.setattr(host, "play", broken)
-    result = await alice.slash(channel, "play", notation="place A1 1")
+    since = len(env.http_requests)
+    result = await alice.slash(thread, "play", notation="place A1 1")
     assert "something went wrong" in ephemeral_text(result)
     assert_error(env, RuntimeError, contains="a bug")  # seen, logged and answered
+    assert session_in(env, channel).seq == 0 and calls(env, since) == []
     monkeypatch.setattr(host, "play", real)
-
     env.bot.unexpected_errors.clear()
 
-    env.inject_error("POST", "/channels/*/messages", status=500)
-    result = await alice.slash(channel, "play", notation="place A1 1")
-    assert "move is saved" in ephemeral_text(result)
+    # Red's move, then the AI's: round 2 needs a new table message, which Discord refuses once.
+    env.inject_error("POST", f"/channels/{thread.id}/messages", status=503)
+    result = await alice.slash(thread, "play", notation="place A1 1")
+    assert ephemeral_text(result) == "Played: red place A1 1"
     session = session_in(env, channel)
-    assert session.game.lines[0] == "red place A1 1", "committed before announcing"
-    shown = await alice.slash(channel, "game status")
-    assert shown.response.attachments, "the game goes on"
-    env.inject_error("POST", "/channels/*/messages", status=403, code=50013,
+    assert session.game.lines[0] == "red place A1 1", "committed before it is shown"
+    assert session.pending() == ("red",) and session.view()["round"] == 2
+    assert len(boards(env, channel)) == 1, "the new stage is not shown yet"
+    shown = await alice.slash(thread, "game status")
+    assert shown.response.embeds[0].title.endswith("Round 2 · Red's turn"), "the game goes on"
+    await env.advance_time(LONG_BACKOFF)  # the outbox's retry
+    assert len(boards(env, channel)) == 2
+    assert showing(env, channel).embeds[0].title.endswith("Round 2 · Red's turn")
+
+    # Red again, then the AIs: round 3's message is refused for lack of permission, once.
+    env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
                      message="Missing Permissions")
-    result = await alice.slash(channel, "play", notation="place A2 1")
-    assert "may not post in this channel" in ephemeral_text(result)
+    result = await alice.slash(thread, "play", notation="place A2 1")
+    assert ephemeral_text(result) == "Played: red place A2 1"
+    assert session_in(env, channel).view()["round"] == 3
+    assert len(boards(env, channel)) == 2
+    await env.advance_time(settings.reconcile_tick)  # the periodic reconcile
+    assert len(boards(env, channel)) == 3
+    live = showing(env, channel)
+    assert live.embeds[0].title.endswith("Round 3 · Red's turn")
+    assert "🤖" in field(live, "This stage")
     assert not env.bot.unexpected_errors

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.sessions import Host, Refusal, chance_rng
-from bot.store import MIGRATIONS, SCHEMA_VERSION, ChannelBusy, Store, run
+from bot.host.clock import ManualClock
+from bot.host.sessions import Host, Refusal, chance_rng
+from bot.host.store import MIGRATIONS, SCHEMA_VERSION, ChannelBusy, MessageRow, Store, run
 from rules.core import IllegalAction
 from rules.record import replay_lines
 
@@ -52,7 +52,16 @@ def committed(db_path: Path, sql: str, *params: object) -> list[tuple]:
         return other.execute(sql, params).fetchall()
 
 
+def columns(db_path: Path, table: str) -> set[str]:
+    return {row[1] for row in committed(db_path, f"PRAGMA table_info({table})")}
+
+
+FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, language="en",
+              ai_level="random")
+
+
 async def test_schema_is_versioned_and_in_wal_mode(store: Store, db_path: Path) -> None:
+    assert SCHEMA_VERSION == 4 and sorted(MIGRATIONS) == [1, 2, 3, 4]
     assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert committed(db_path, "PRAGMA journal_mode") == [("wal",)]
     again = await Store.open(db_path)  # migrating twice is harmless
@@ -62,9 +71,19 @@ async def test_schema_is_versioned_and_in_wal_mode(store: Store, db_path: Path) 
         await Store.open(db_path)
 
 
+async def test_schema_4_has_the_tables_of_the_calm_table(store: Store, db_path: Path) -> None:
+    assert {"sealed", "events", "by"} <= columns(db_path, "actions")
+    assert {"thread_id", "lobby_message_id", "turn_seconds", "deadline_at", "reminded"} \
+        <= columns(db_path, "games")
+    assert "acted_at" in columns(db_path, "seats")
+    assert columns(db_path, "messages") == {"game_id", "slot", "channel_id", "message_id",
+                                            "digest", "stage"}
+    assert columns(db_path, "guild_settings") == {"guild_id", "threads"}
+    assert "dm_closed" in columns(db_path, "hidden_seats")
+
+
 async def test_one_active_game_per_channel(store: Store) -> None:
-    fields = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1,
-                  language="en", ai_level="random")
+    fields = FIELDS
     first = await store.create_game(channel_id=CHANNEL, **fields)
     with pytest.raises(ChannelBusy):
         await store.create_game(channel_id=CHANNEL, **fields)
@@ -250,6 +269,209 @@ async def test_an_old_database_is_migrated_in_place(db_path: Path) -> None:
     try:
         row = await store.active_game(5)
         assert row is not None and row.turn_seconds is None and row.deadline_at is None
+        assert row.thread_id is None and row.lobby_message_id is None and row.home_id == 5
         assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     finally:
         await store.close()
+
+
+async def test_a_schema_3_game_keeps_its_log_and_closed_dms(db_path: Path) -> None:
+    """Rows written before the calm table read as public, played by a human, without events."""
+    with sqlite3.connect(db_path) as old:
+        for version in (1, 2, 3):
+            old.executescript(MIGRATIONS[version])
+        old.execute("PRAGMA user_version = 3")
+        old.execute("INSERT INTO games (id, channel_id, game, seed, header, status, creator_id,"
+                    " language, ai_level, created_at, updated_at) VALUES (1, 5, 'makemake', 1,"
+                    " 'game makemake red blue green seed=1', 'running', 1, 'en', 'random',"
+                    " 'then', 'then')")
+        old.execute("INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined)"
+                    " VALUES (1, 'red', 1, NULL, 'ana', 1)")
+        old.execute("INSERT INTO actions (game_id, seq, line) VALUES (1, 1, 'red place A1 1')")
+        old.execute("INSERT INTO hidden_seats (game_id, colour, dm_closed) VALUES (1, 'red', 1)")
+    store = await Store.open(db_path)
+    try:
+        [row] = await store.log(1)
+        assert (row.seq, row.line, row.events, row.by, row.sealed) == (
+            1, "red place A1 1", [], "human", None)
+        assert await store.closed_dms(1) == {"red"}
+        [seat] = await store.seats(1)
+        assert (seat.colour, seat.name, seat.acted_at) == ("red", "ana", None)
+        assert await store.messages(1) == {}
+    finally:
+        await store.close()
+
+
+async def test_a_sealed_line_stays_sealed_until_a_reveal(store: Store, db_path: Path) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    other = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
+    bid = [{"kind": "bid", "seat": "red", "sealed": "red"}]
+    await store.append_action(game.id, 1, "* dice 1 2 3", {}, events=[{"kind": "dice"}],
+                              by="chance", actor="*")
+    await store.append_action(game.id, 2, "red bid 2m", {}, events=bid, actor="red",
+                              sealed="red")
+    await store.append_action(other.id, 1, "blue bid 1m", {}, actor="blue", sealed="blue")
+    log = await store.log(game.id)
+    assert [(r.line, r.by, r.sealed) for r in log] == [
+        ("* dice 1 2 3", "chance", None), ("red bid 2m", "human", "red")]
+    assert log[1].events == bid, "events are stored as given"
+
+    await store.append_action(game.id, 3, "blue bid 0m", {}, actor="blue", sealed="blue",
+                              events=[{"kind": "reveal"}], reveals=True)
+    assert [r.sealed for r in await store.log(game.id)] == [None, None, None]
+    assert committed(db_path, "SELECT sealed FROM actions WHERE game_id = ?", game.id) == [
+        (None,)] * 3
+    assert [r.sealed for r in await store.log(other.id)] == ["blue"], "other games keep theirs"
+    assert await store.actions(game.id) == ["* dice 1 2 3", "red bid 2m", "blue bid 0m"]
+
+
+async def test_a_human_action_stamps_when_its_seat_acted(store: Store) -> None:
+    clock = store.clock
+    assert isinstance(clock, ManualClock)
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.add_seat(game.id, "red", 1, None, "ana")
+    await store.add_seat(game.id, "blue", None, "random")
+    joined = {s.colour: s.acted_at for s in await store.seats(game.id)}
+    assert joined == {"red": "2026-01-01T00:00:00+00:00", "blue": None}, "joining counts"
+    clock.advance(90)
+    await store.append_action(game.id, 1, "red place A1 1", {}, actor="red")
+    clock.advance(30)
+    await store.append_action(game.id, 2, "blue place A2 1", {}, by="ai", actor="blue")
+    await store.append_action(game.id, 3, "red pass", {}, by="forced", actor="red")
+    acted = {s.colour: s.acted_at for s in await store.seats(game.id)}
+    assert acted == {"red": "2026-01-01T00:01:30+00:00", "blue": None}
+
+
+async def test_message_slots_are_set_replaced_and_dropped(store: Store) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    other = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
+    assert await store.messages(game.id) == {}
+    live = MessageRow("live", 200, 300, "abc:key", "1|1")
+    await store.set_message(game.id, live)
+    await store.set_message(game.id, MessageRow("screen:red", 400, 500))
+    await store.set_message(other.id, MessageRow("live", 201, 301))
+    assert await store.messages(game.id) == {"live": live, "screen:red": MessageRow(
+        "screen:red", 400, 500, "", "")}
+    newer = MessageRow("live", 200, 310, "def:key", "2|4")
+    await store.set_message(game.id, newer)  # a new stage: the slot now names the new message
+    assert (await store.messages(game.id))["live"] == newer
+    await store.drop_message(game.id, "live")
+    await store.drop_message(game.id, "ping")  # dropping what is not there is harmless
+    assert list(await store.messages(game.id)) == ["screen:red"]
+    assert (await store.messages(other.id))["live"].message_id == 301
+
+
+async def test_where_a_game_is_shown(store: Store) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    assert game.home_id == CHANNEL
+    await store.set_lobby_message(game.id, 777)
+    await store.set_thread(game.id, 777)
+    row = await store.game(game.id)
+    assert row is not None and (row.lobby_message_id, row.thread_id, row.home_id) == (
+        777, 777, 777)
+
+
+async def test_threads_are_allowed_per_server_unless_turned_off(store: Store) -> None:
+    assert await store.threads_allowed(None) is False, "no server, no threads"
+    assert await store.threads_allowed(1) is True, "on by default"
+    await store.set_threads_allowed(1, False)
+    assert await store.threads_allowed(1) is False
+    assert await store.threads_allowed(2) is True
+    await store.set_threads_allowed(1, True)
+    assert await store.threads_allowed(1) is True
+
+
+async def test_closed_dms_are_remembered_per_game_and_seat(store: Store, db_path: Path) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    other = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
+    assert await store.closed_dms(game.id) == set()
+    await store.set_dm_closed(game.id, "red", True)
+    await store.set_dm_closed(game.id, "blue", True)
+    await store.set_dm_closed(game.id, "blue", False)
+    await store.set_dm_closed(other.id, "green", True)
+    assert await store.closed_dms(game.id) == {"red"}
+    assert await store.closed_dms(other.id) == {"green"}
+    assert committed(db_path, "SELECT COUNT(*) FROM hidden_seats") == [(3,)], "one row a seat"
+    assert (await Host(store).get(game.id)).dm_closed == {"red"}, "a reloaded game knows them"
+
+
+async def giants_bids(host: Host):
+    """A started Giants game of three humans (users 1-3) at its first sealed bids."""
+    session = await host.create(channel_id=CHANNEL, guild_id=1, game="giants", options={},
+                                creator_id=1, language="en", join=False)
+    for user in (1, 2, 3):
+        await host.join(session.id, user)
+    session = (await host.start(session.id, 1)).session
+    assert session.kind() == "bid" and session.pending() == ("red", "blue", "green")
+    return session
+
+
+async def test_sealed_bids_are_private_in_memory_in_the_store_and_after_a_reload(
+        store: Store, db_path: Path) -> None:
+    host = Host(store, seed_source=lambda: 3)
+    session = await giants_bids(host)
+    red = str(session.legal("red")[0])
+    report = await host.play(CHANNEL, 1, red)
+    [step] = report.steps
+    assert step.sealed == "red" and step.by == "human"
+    record = session.public_record()
+    assert record is not None and record.splitlines()[-1] == "red bid ?"
+    assert session.public_record("red").splitlines()[-1] == f"red {red}"
+    assert committed(db_path, "SELECT line, sealed FROM actions WHERE seq = 2") == [
+        (f"red {red}", "red")]
+
+    reloaded = Host(store)
+    await reloaded.load()
+    again = reloaded.in_channel(CHANNEL)
+    assert again is not None and [s.sealed for s in again.log] == [None, "red"]
+    assert again.public_record() == record, "a restart keeps the secret"
+
+    await host.play(CHANNEL, 2, str(session.legal("blue")[0]))
+    await host.play(CHANNEL, 3, str(session.legal("green")[0]))  # the last bid reveals them all
+    stored = [r.sealed for r in await store.log(session.id)]
+    assert stored == [None] * len(stored)
+    assert "?" not in (await _reloaded_record(store))
+
+
+async def test_the_revealing_bid_is_public_in_memory_as_in_the_store(store: Store) -> None:
+    host = Host(store, seed_source=lambda: 3)
+    session = await giants_bids(host)
+    for user, colour in ((1, "red"), (2, "blue"), (3, "green")):
+        await host.play(CHANNEL, user, str(session.legal(colour)[0]))
+    assert [s.sealed for s in session.log] == [r.sealed for r in await store.log(session.id)]
+    assert session.public_record() == await _reloaded_record(store)
+
+
+async def _reloaded_record(store: Store) -> str:
+    fresh = Host(store)
+    await fresh.load()
+    again = fresh.in_channel(CHANNEL)
+    assert again is not None
+    record = again.public_record()
+    assert record is not None
+    return record
+
+
+async def test_a_failing_ai_step_stalls_the_game_until_it_is_resumed(store: Store) -> None:
+    """The human's move is committed and reported; the AI's step after it fails (a locked
+    database, a bug): the game waits, stalled, and :meth:`Host.resume` plays the AI's moves."""
+    host = Host(store, seed_source=lambda: 5)
+    session = await running_game(host, humans=1, ai=2)
+    real = host._advance
+
+    async def fail(session):
+        raise Crash
+
+    host._advance = fail  # type: ignore[method-assign]
+    report = await host.play(CHANNEL, 1, "place A1 1")
+    assert [s.line for s in report.steps] == ["red place A1 1"]
+    assert session.stalled and session.pending() == ("blue",)
+    assert host.stalled() == [session]
+    assert await store.actions(session.id) == ["red place A1 1"]
+
+    host._advance = real  # type: ignore[method-assign]
+    resumed = await host.resume(session.id)
+    assert [s.by for s in resumed.steps] == ["ai", "ai"] and resumed.new_stage
+    assert not session.stalled and session.pending() == ("red",)
+    assert host.stalled() == []
+    assert (await host.resume(session.id)).steps == [], "resuming twice plays nothing more"

@@ -7,13 +7,17 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
 
+import discord
 import pytest
 
 from bot import create_bot
-from bot.bot import GameBot
-from bot.clock import ManualClock
+from bot.app import GameBot
 from bot.exts.play import matches
+from bot.games import game_ui
+from bot.host.clock import ManualClock
+from bot.host.sessions import Seat, Step
 from bot.settings import Settings
+from bot.table.words import step_lines
 
 
 def make_settings(db_path: Path, first_seed: int = 7) -> Settings:
@@ -67,12 +71,66 @@ def test_autocomplete_filter_prefers_prefixes() -> None:
 
 
 def test_a_game_without_presentation_never_shows_secret_lines() -> None:
-    from bot.announce import step_lines
-    from bot.games import game_ui
-    from bot.sessions import Seat, Step
-
     session = SimpleNamespace(row=SimpleNamespace(game="giants"), seats=[Seat("red", 1)])
-    step = Step("red", "red bid 2m 1w chief", [{"kind": "bid", "seat": "red"}], "human")
+    step = Step("red", "red bid 2m 1w chief", [{"kind": "bid", "seat": "red"}], "human",
+                sealed="red")
     [line] = step_lines(session, [step], "en")  # type: ignore[arg-type]
     assert "bid" not in line and "Red" in line
     assert not game_ui("giants").public_lines and game_ui("makemake").public_lines
+
+
+# --- the calm table, as a player sees it ---------------------------------------------------------
+
+def mine(env, messages) -> list[discord.Message]:
+    """The bot's own non-ephemeral messages among ``messages``."""
+    return [m for m in messages if m.author.id == env.bot.user.id and not m.flags.ephemeral]
+
+
+def places(channel) -> list:
+    """The game's channel and its threads (a game lives in a thread under its lobby card)."""
+    return [channel, *channel.threads]
+
+
+def table_messages(env, channel) -> list[discord.Message]:
+    """Every bot message in the channel and its threads, oldest first per place."""
+    return [m for place in places(channel) for m in mine(env, place.history())]
+
+
+def live_components(message: discord.Message) -> list:
+    return [c for row in message.components for c in getattr(row, "children", [])
+            if not getattr(c, "disabled", False)]
+
+
+def live_table(env, channel) -> discord.Message:
+    """The one table message that carries live components (the current stage's)."""
+    live = [m for m in table_messages(env, channel) if live_components(m) and m.embeds
+            and m.embeds[0].image]
+    assert len(live) == 1, f"{len(live)} live table messages"
+    return live[0]
+
+
+def home(channel):
+    """Where the table lives: the game's thread, else the channel."""
+    return channel.threads[-1] if channel.threads else channel
+
+
+def custom_ids(message: discord.Message) -> list[str]:
+    return [c.custom_id for row in message.components for c in getattr(row, "children", [])
+            if getattr(c, "custom_id", None)]
+
+
+def dm_messages(env, member) -> list[discord.Message]:
+    return mine(env, member.user.dm_channel.history())
+
+
+def dm_prompt(env, member) -> discord.Message | None:
+    """The member's DM message with live components (the prompt of a secret decision)."""
+    live = [m for m in dm_messages(env, member) if live_components(m)]
+    assert len(live) <= 1, "at most one live DM message per player"
+    return live[0] if live else None
+
+
+def close_dms(env, member) -> None:
+    """The member refuses DMs from server members: Discord answers 403, code 50007."""
+    env.inject_error("POST", f"/channels/{member.user.dm_channel.id}/messages", status=403,
+                     code=50007, message="Cannot send messages to this user", times=None)

@@ -1,4 +1,5 @@
-"""The central error handler: log the unexpected, answer politely, keep every game alive.
+"""Answers to a user, and the central error handler: log the unexpected, answer politely, keep
+every game alive.
 
 Refusals (not your turn, illegal move, ...) are ordinary answers and never reach this module;
 what arrives here is a bug or a Discord hiccup. The game state is safe either way, because the
@@ -16,7 +17,7 @@ from discord import app_commands
 from render.i18n import language, t
 
 if TYPE_CHECKING:
-    from bot.bot import GameBot
+    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +53,3 @@ async def answer(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
-
-
-async def setup(bot: GameBot) -> None:
-    """Nothing to register: :class:`bot.bot.GameTree` sends every app-command error here, and
-    component callbacks call :func:`report` themselves."""

@@ -1,101 +1,37 @@
-"""``/game new | status | abort`` and the lobby's Join / Leave / Add AI / Start buttons.
-
-The buttons are DynamicItems whose custom_id carries the game id, registered at start-up, so a
-lobby posted before a restart keeps working after it.
+"""``/game new | status | abort | threads``: opening a lobby, a private look at the table, and
+ending a game. The lobby card's buttons are :class:`bot.exts._items.LobbyButton`; what the card
+shows afterwards is the outbox's to keep up to date.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import announce
-from bot.constants import LOBBY_ID
-from bot.exts import errors
+from bot.constants import MAX_CONTENT
+from bot.exts._act import best_effort, user_lang
+from bot.exts._answer import answer
+from bot.exts._items import embed_of, lobby_view
 from bot.games import PLAYABLE
-from bot.sessions import Refusal, Report, Session
+from bot.host.sessions import Refusal
+from bot.table import desired, lobby_post
+from bot.table.words import game_name, refusal_text
 from bot.translator import ls
-from render.i18n import LANGUAGES, language, t
+from render.i18n import LANGUAGES, t
 from rules.ai import LEVELS
-from rules.core import IllegalAction
 
 if TYPE_CHECKING:
-    from bot.bot import GameBot
+    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
-_STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
-           "ai": discord.ButtonStyle.secondary, "start": discord.ButtonStyle.primary}
-
-
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=LOBBY_ID):
-    """One lobby button; the game id and the operation are in the custom_id."""
-
-    def __init__(self, game_id: int, op: str, lang: str = "en") -> None:
-        super().__init__(discord.ui.Button(
-            label=t(f"bot.lobby.button.{op}", lang), style=_STYLES[op],
-            custom_id=f"lobby:{game_id}:{op}"))
-        self.game_id = game_id
-        self.op = op
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str], /) -> LobbyButton:
-        return cls(int(match["game"]), match["op"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        try:
-            await self._callback(interaction)
-        except Exception as error:
-            await errors.report(interaction, error)
-
-    async def _callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
-        host = bot.games
-        lang = language(str(interaction.locale))
-        await interaction.response.defer()
-        session: Session | None = None
-        report: Report | None = None
-        try:
-            session = await host.get(self.game_id)
-            user = interaction.user.id
-            if self.op == "join":
-                await host.join(self.game_id, user, interaction.user.display_name)
-            elif self.op == "leave":
-                await host.leave(self.game_id, user)
-            elif self.op == "ai":
-                await host.add_ai(self.game_id, user)
-            else:
-                report = await host.start(self.game_id, user)
-        except (Refusal, IllegalAction) as error:
-            await errors.answer(interaction, announce.refusal_text(session, error, lang))
-            return
-        session = await host.get(self.game_id)
-        await interaction.edit_original_response(embed=announce.lobby_embed(session),
-                                                 view=lobby_view(session))
-        if report is not None:
-            from bot.exts.play import publish  # the turn buttons belong to the play feature
-
-            await publish(interaction, report)
-
-
-def lobby_view(session: Session) -> discord.ui.View | None:
-    """The lobby buttons while the lobby is open; none once it has started or closed."""
-    if session.status != "lobby":
-        return None
-    view = discord.ui.View(timeout=None)
-    for op in ("join", "leave", "ai", "start"):
-        view.add_item(LobbyButton(session.id, op, session.row.language))
-    return view
-
 
 def _game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=announce.game_name(g, "en"), value=g) for g in PLAYABLE]
+    return [app_commands.Choice(name=game_name(g, "en"), value=g) for g in PLAYABLE]
 
 
 class Lobby(commands.Cog):
@@ -143,7 +79,7 @@ class Lobby(commands.Cog):
         for key, value in flags.items():
             if value is not None:
                 given[key] = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        user_lang = _user_lang(interaction)
+        lang = user_lang(interaction)
         try:
             session = await self.bot.games.create(
                 channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
@@ -152,31 +88,54 @@ class Lobby(commands.Cog):
                 creator_name=interaction.user.display_name,
                 turn_seconds=turn_minutes * 60 if turn_minutes else None)
         except Refusal as error:
-            await errors.answer(interaction, announce.refusal_text(None, error, user_lang))
+            await answer(interaction, refusal_text(None, error, lang))
             return
-        await interaction.response.send_message(embed=announce.lobby_embed(session),
-                                                view=lobby_view(session))
+        post = lobby_post(session)
+        await interaction.response.send_message(embed=embed_of(post, image=False),
+                                                view=lobby_view(session.id, post.components))
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException as error:
+            log.warning("game %s: the lobby card's id is unknown (%s)", session.id, error)
+            return
+        await self.bot.games.set_lobby_message(session.id, message.id)
+        await self.bot.outbox.adopt(session.id, "lobby", message, post)
 
     @game.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.description"))
     async def status(self, interaction: discord.Interaction) -> None:
-        """Re-post the lobby, or the board with who is to act."""
+        """The table as it stands, for your eyes only (the channel stays calm), with a link to
+        the live message; the outbox also checks that everything is shown."""
+        lang = user_lang(interaction)
         session = self.bot.games.in_channel(interaction.channel_id or 0)
         if session is None:
-            await errors.answer(interaction, t("bot.refuse.no_game", _user_lang(interaction)))
+            await answer(interaction, t("bot.refuse.no_game", lang))
             return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        self.bot.outbox.kick(session.id)
         if session.status == "lobby":
-            await interaction.response.send_message(embed=announce.lobby_embed(session),
-                                                    view=lobby_view(session))
+            post = lobby_post(session)
+            await interaction.followup.send(embed=embed_of(post, image=False), ephemeral=True)
             return
-        await interaction.response.defer(thinking=True)
-        lang = session.row.language
-        from bot.exts.play import turn_view
+        want = desired(session, self.bot.settings.clock(), {}, None)
+        assert want.live is not None
+        stored = (await self.bot.games.store.messages(session.id)).get("live")
+        link = t("bot.status.link", lang, url=f"https://discord.com/channels/"
+                 f"{session.row.guild_id}/{stored.channel_id}/{stored.message_id}") \
+            if stored and session.row.guild_id else ""
+        await interaction.followup.send(link[:MAX_CONTENT] or discord.utils.MISSING,
+                                        embed=embed_of(want.live, image=False), ephemeral=True)
 
-        board = await announce.board_file(self.bot, session, lang)
-        await interaction.followup.send(
-            announce.next_line(session, lang), files=[board] if board else [],
-            view=turn_view(session) or discord.utils.MISSING,
-            allowed_mentions=discord.AllowedMentions(users=True))
+    @game.command(name=ls("bot.cmd.threads.name"), description=ls("bot.cmd.threads.description"))
+    @app_commands.describe(enabled=ls("bot.cmd.threads.enabled"))
+    @app_commands.default_permissions(manage_guild=True)
+    async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:
+        """Whether new games in this server get a thread of their own (Manage Server)."""
+        lang = user_lang(interaction)
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            await answer(interaction, t("bot.error.not_allowed", lang))
+            return
+        await self.bot.games.store.set_threads_allowed(interaction.guild_id, enabled)
+        await answer(interaction, t("bot.threads.on" if enabled else "bot.threads.off", lang))
 
     @game.command(name=ls("bot.cmd.abort.name"), description=ls("bot.cmd.abort.description"))
     async def abort(self, interaction: discord.Interaction) -> None:
@@ -186,19 +145,14 @@ class Lobby(commands.Cog):
             session = await self.bot.games.abort(interaction.channel_id or 0, interaction.user.id,
                                                  is_admin=perms.manage_guild)
         except Refusal as error:
-            text = announce.refusal_text(None, error, _user_lang(interaction))
-            await errors.answer(interaction, text)
+            await answer(interaction, refusal_text(None, error, user_lang(interaction)))
             return
-        await interaction.response.send_message(
+        self.bot.outbox.kick(session.id)
+        await best_effort("announce an abort", interaction.response.send_message(
             t("bot.abort.done", session.row.language,
-              game=announce.game_name(session.row.game, session.row.language),
-              who=interaction.user.mention))
-
-
-def _user_lang(interaction: discord.Interaction) -> str:
-    return language(str(interaction.locale))
+              game=game_name(session.row.game, session.row.language),
+              who=interaction.user.mention)))
 
 
 async def setup(bot: GameBot) -> None:
-    bot.add_dynamic_items(LobbyButton)
     await bot.add_cog(Lobby(bot))

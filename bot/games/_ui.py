@@ -1,18 +1,62 @@
-"""Per-game presentation for the Discord adapter: event summaries and which prompts get buttons.
+"""What every game's presentation offers, and the Discord-free components it is made of.
 
-Everything here reads views and events, never a raw state. A game without its own module gets
-:class:`GameUI`, which still works: it shows each applied line as notation.
+Everything here reads views, events and legal actions, never a raw state. A game's package
+(``bot/games/<game>/``) subclasses :class:`GameUI` and words what it can say better; the table
+(:mod:`bot.table`) asks it for stages, status lines, summaries, components and private screens,
+and the Discord adapter turns :class:`Button` and :class:`Select` into real components.
 """
 
 from __future__ import annotations
 
-import importlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from bot.constants import MAX_BUTTONS, SMALL_CHOICE
 from render.i18n import has, t
 from rules.core import Event
+
+STYLES = ("primary", "secondary", "success", "danger")
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button of the live table. ``op`` and ``arg`` say what it does (``act`` plays the
+    notation in ``arg``; ``pick`` the legal action numbered ``arg``; ``other`` asks for an
+    amount; ``open`` shows the clicker's private side; ``info`` is a disabled label)."""
+
+    op: str
+    label: str
+    arg: str = ""
+    style: str = "primary"
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    value: str
+    description: str | None = None
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select of the live table: each choice's value is notation or ``#<legal index>``."""
+
+    op: str
+    placeholder: str
+    choices: tuple[Choice, ...]
+    arg: str = ""
+
+
+Component = Button | Select
+
+
+def component_key(items: list[Component] | tuple[Component, ...]) -> str:
+    """A stable text of some components, for digests."""
+    return json.dumps([item.__dict__ | {"type": type(item).__name__} for item in items],
+                      default=lambda c: c.__dict__, sort_keys=True, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -86,14 +130,55 @@ class GameUI:
         """A form for a secret choice; None: the legal actions are offered as they are."""
         return None
 
-    def channel_items(self, session: Any) -> list[Any]:
-        """Extra components (``discord.ui.Item``) under the channel's turn message, for a game
-        whose choices deserve more than one button per legal action. None by default."""
+    def components(self, kind: str, view: dict[str, Any], colour: str, legal: list[str],
+                   lang: str) -> list[Component]:
+        """The components of the live table for the pending human ``colour``'s public decision
+        (``view`` is the public view). By default a button per action when the choice is
+        small (:meth:`button_actions`)."""
+        return [Button("act", action, action) for action in self.button_actions(kind, legal)
+                if ":" not in action]
+
+    def stage(self, view: dict[str, Any]) -> str:
+        """The stage the public view is in: the live table message changes with it. By
+        default a stage per round and phase."""
+        return f"{view.get('round')}:{view.get('phase')}"
+
+    def stage_name(self, view: dict[str, Any], lang: str) -> str:
+        """The stage in words (``bot.<game>.stage.<stage>``, else the phase's name)."""
+        stage = self.stage(view).rpartition(":")[2]
+        for key in (f"bot.{self.name}.stage.{stage}", f"bot.{self.name}.phase.{stage}"):
+            if has(key, lang):
+                return t(key, lang)
+        return stage
+
+    def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
+        """The numbers that matter now, one short line each, for the status embed."""
         return []
 
+    def score_text(self, score: int, lang: str) -> str:
+        """A score with its unit (points by default)."""
+        return t("bot.end.points", lang, score=score)
+
+    def changed(self, events: list[Event]) -> set[str]:
+        """Board labels that events changed (a move's path, a placed piece): highlighted."""
+        return set()
+
     def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
-        """A PNG of what only ``seat`` sees (sent by DM after each phase); None: nothing."""
+        """A PNG of what only ``seat`` sees (its DM screen message); None: nothing."""
         return None
+
+    def has_screen(self) -> bool:
+        """Whether the game has a private screen at all (so the 🔒 button is offered)."""
+        return bool(self.private_kinds)
+
+    def screen_key(self, view: dict[str, Any], seat: str) -> Any:
+        """What :meth:`screen` draws, as plain data: the picture is redrawn only when this
+        changes. By default the whole of the seat's view."""
+        return view
+
+    def screen_text(self, view: dict[str, Any], seat: str, lang: str) -> str:
+        """The words beside the private picture (for phones and screen readers)."""
+        return ""
 
     def phase_name(self, kind: str, lang: str) -> str:
         key = f"bot.{self.name}.phase.{kind}"
@@ -132,18 +217,3 @@ class GameUI:
                                           and len(legal) <= MAX_BUTTONS):
             return legal
         return []
-
-
-def game_ui(game: str) -> GameUI:
-    """The presentation of ``game``: ``bot.games.<game>.UI`` if it exists, else the default."""
-    try:
-        module = importlib.import_module(f"bot.games.{game}")
-    except ModuleNotFoundError:
-        ui = GameUI()
-        ui.name = game
-        return ui
-    return module.UI
-
-
-PLAYABLE = ("makemake", "giants", "giganten")
-"""Games offered by ``/game new``: those with both an engine and a Discord presentation."""

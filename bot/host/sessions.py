@@ -1,10 +1,13 @@
 """The session host: the games of every channel, their locks, and the only path to change them.
 
 Every change goes load -> lock -> check -> apply (pure) -> COMMIT -> update memory, and only then
-does the caller answer, render or announce. The host plays chance and AI seats itself until a
-human must act. It is generic over the engine contract (``rules.core.GameModule``): it never looks
-inside a game's state, only at ``pending``, ``legal``, ``apply``, ``view`` and ``result``, so games
-with simultaneous sealed decisions plug in unchanged. It knows nothing of Discord: refusals are
+does the caller answer; what Discord shows follows from the stored game (the outbox). The host
+plays chance and AI seats itself until a human must act; when one of those steps fails (a locked
+database, a full disk), the human's committed move stands and the game is left *stalled* for the
+next :meth:`Host.resume` (the outbox's tick) to finish. It is generic over the engine contract
+(``rules.core.GameModule``): it never looks inside a game's state, only at ``pending``,
+``legal``, ``apply``, ``view`` and ``result``, so games with simultaneous sealed decisions plug
+in unchanged. It knows nothing of Discord: refusals are
 :class:`Refusal` (a message key and parameters) or the engine's ``IllegalAction``.
 """
 
@@ -18,17 +21,30 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.clock import iso
-from bot.store import ChannelBusy, GameRow, SeatRow, Store
+from bot.host.clock import iso
+from bot.host.store import ChannelBusy, GameRow, LogRow, SeatRow, Store
 from rules import ai
-from rules.core import CHANCE, Event, GameModule, IllegalAction, Options, Result, split_words
-from rules.record import Game, Header, format_line, parse_header, parse_line, replay_lines
+from rules.core import (
+    CHANCE,
+    Event,
+    GameModule,
+    IllegalAction,
+    Options,
+    Result,
+    hidden_line,
+    reveals,
+    sealed_by,
+    split_words,
+)
+from rules.record import Game, Header, format_line, parse_header, replay_lines
 from rules.registry import game_module
 
 log = logging.getLogger(__name__)
 
 REMIND_AFTER = 0.75
 """A turn reminder goes out once this share of the turn time has passed."""
+KEEP_STATES = 24
+"""Recent positions a session keeps in memory, so the table can show a stage's final board."""
 
 
 class Refusal(Exception):
@@ -46,21 +62,31 @@ class Seat:
     user_id: int | None
     ai_level: str | None = None
     name: str = ""
+    acted_at: str | None = None
+    """When the human last acted in this game (ISO, from the injected clock)."""
 
     @property
     def is_ai(self) -> bool:
         return self.user_id is None
 
 
-@dataclass(frozen=True)
+@dataclass
 class Step:
     """One applied action. ``by`` is ``human``, ``forced`` (applied for a human), ``ai`` or
-    ``chance``, or ``timeout`` (the AI played for a human whose time ran out)."""
+    ``chance``, or ``timeout`` (the AI played for a human whose time ran out). ``sealed``
+    names the seat the line is still private to (the engine's events say so, and a later
+    revealing event clears it)."""
 
     actor: str
     line: str
     events: list[Event]
     by: str
+    seq: int = 0
+    sealed: str | None = None
+
+    @classmethod
+    def of(cls, row: LogRow) -> Step:
+        return cls(row.line.split(" ", 1)[0], row.line, row.events, row.by, row.seq, row.sealed)
 
 
 @dataclass
@@ -71,6 +97,14 @@ class Session:
     seats: list[Seat]
     game: Game | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    log: list[Step] = field(default_factory=list)
+    """Every applied action with its events, in order (``log[i].seq == i + 1``)."""
+    states: dict[int, Any] = field(default_factory=dict)
+    """A few recent positions by sequence number (see :data:`KEEP_STATES`)."""
+    stalled: bool = False
+    """A chance or AI step after a commit failed: :meth:`Host.resume` must finish it."""
+    dm_closed: set[str] = field(default_factory=set)
+    """Colours whose DMs were found closed: their private side goes through the channel."""
 
     @property
     def id(self) -> int:
@@ -130,10 +164,10 @@ class Session:
             return []
         return self.module.legal(self.game.state, colour)
 
-    def public_record(self) -> str | None:
-        """The record as anyone may read it now. While the game runs the seed stays out and
-        the submissions of a simultaneous decision not yet resolved read ``<colour> <verb> ?``
-        (a sealed bid is only "submitted" until the engine reveals it)."""
+    def public_record(self, seat: str | None = None) -> str | None:
+        """The record as ``seat`` (None: anyone) may read it now. While the game runs the seed
+        stays out, a sealed line reads ``<colour> <verb> ?`` (the engine's events marked it)
+        and every other line goes through the engine's ``public_line``."""
         if self.game is None:
             return None
         if self.status == "finished":
@@ -141,11 +175,16 @@ class Session:
         header = self.game.header
         head = " ".join(["game", header.module.NAME, *header.seats,
                          *header.options.non_default()])
-        lines = list(self.game.lines)
-        for i in sealed(self.module, header, lines, self.pending()):
-            actor, verb = lines[i].split()[:2]
-            lines[i] = f"{actor} {verb} ?"
+        state = self.game.state
+        lines = [hidden_line(step.line) if step.sealed and step.sealed != seat
+                 else self.module.public_line(state, step.line, seat) for step in self.log]
         return "\n".join([head, *lines]) + "\n"
+
+    def state_at(self, seq: int) -> Any | None:
+        """The position after action ``seq`` if it is still kept in memory."""
+        if self.game is not None and seq == self.seq:
+            return self.game.state
+        return self.states.get(seq)
 
     def record(self) -> str | None:
         """The complete record (seed and all) once the game is over; secret before that."""
@@ -224,18 +263,18 @@ class Host:
 
     async def _load(self, row: GameRow) -> Session:
         seats = [_seat(s) for s in await self.store.seats(row.id)]
-        session = Session(row, seats)
-        if row.status == "running":
-            assert row.header is not None
-            session.game = await self._rebuild(row)
+        session = Session(row, seats, dm_closed=await self.store.closed_dms(row.id))
+        if row.header is not None:
+            log_rows = await self.store.log(row.id)
+            session.log = [Step.of(r) for r in log_rows]
+            session.game = await self._rebuild(row, [r.line for r in log_rows])
         return session
 
-    async def _rebuild(self, row: GameRow) -> Game:
+    async def _rebuild(self, row: GameRow, lines: list[str]) -> Game:
         """The game from its snapshot, checked against the log (the log wins a disagreement)."""
         assert row.header is not None
         header = parse_header(row.header)
         module = header.module
-        lines = await self.store.actions(row.id)
         snapshot = await self.store.snapshot(row.id)
         replayed = replay_lines(row.header, lines)
         if snapshot is None or snapshot.seq != len(lines) \
@@ -248,12 +287,44 @@ class Host:
         self.sessions[session.id] = session
         if session.status in ("lobby", "running"):
             self._by_channel[session.row.channel_id] = session.id
+            if session.row.thread_id:
+                self._by_channel[session.row.thread_id] = session.id
 
     def _forget(self, session: Session) -> None:
-        """A closed game leaves the cache; a late click on its buttons reloads it read-only."""
-        if self._by_channel.get(session.row.channel_id) == session.id:
-            del self._by_channel[session.row.channel_id]
-        self.sessions.pop(session.id, None)
+        """A closed game leaves the channel map; the outbox still shows its end (it keeps the
+        session) and a late click on its buttons reloads it read-only."""
+        for channel in (session.row.channel_id, session.row.thread_id):
+            if channel and self._by_channel.get(channel) == session.id:
+                del self._by_channel[channel]
+
+    def drop(self, game_id: int) -> None:
+        """Forget a closed game entirely, once Discord shows its end."""
+        session = self.sessions.get(game_id)
+        if session is not None and session.status not in ("lobby", "running"):
+            self.sessions.pop(game_id, None)
+
+    async def set_home(self, game_id: int, thread_id: int) -> None:
+        """The table of this game lives in ``thread_id`` (a thread, or the lobby's channel)."""
+        session = await self.get(game_id)
+        await self.store.set_thread(game_id, thread_id)
+        session.row = _with(session.row, thread_id=thread_id)
+        if session.status in ("lobby", "running"):
+            self._by_channel[thread_id] = session.id
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        session = await self.get(game_id)
+        await self.store.set_lobby_message(game_id, message_id)
+        session.row = _with(session.row, lobby_message_id=message_id)
+
+    async def set_dm_closed(self, game_id: int, colour: str, closed: bool) -> None:
+        session = await self.get(game_id)
+        if (colour in session.dm_closed) == closed:
+            return
+        await self.store.set_dm_closed(game_id, colour, closed)
+        if closed:
+            session.dm_closed.add(colour)
+        else:
+            session.dm_closed.discard(colour)
 
     # --- finding -------------------------------------------------------------------------------
 
@@ -378,8 +449,10 @@ class Host:
             session.seats = order
             session.game = game
             session.row = _with(session.row, status="running", header=header.line())
-            steps = await self._advance(session)
-            await self._arm(session)
+            for seat in session.seats:
+                seat.acted_at = seat.acted_at or iso(self.store.clock())
+            steps = await self._advance_safely(session)
+            await self._arm_safely(session)
             return Report(session, steps)
 
     async def abort(self, channel_id: int, user_id: int, is_admin: bool = False) -> Session:
@@ -397,8 +470,8 @@ class Host:
     # --- play ----------------------------------------------------------------------------------
 
     def stalled(self) -> list[Session]:
-        """Running games where nobody human is to act: a crash came between a human's move
-        and the chance or AI moves after it."""
+        """Running games where nobody human is to act: a crash or a failed step came between
+        a human's move and the chance or AI moves after it."""
         return [s for s in self.sessions.values()
                 if s.status == "running" and s.game is not None and self._host_moves(s)]
 
@@ -414,14 +487,32 @@ class Host:
             if session.status != "running" or session.game is None:
                 return Report(session, [])
             before = session.stage()
+            session.stalled = False
             steps = await self._advance(session)
             await self._arm(session)
             return Report(session, steps, before)
+
+    async def _advance_safely(self, session: Session) -> list[Step]:
+        """:meth:`_advance` after a committed human move: a failure here leaves the game
+        stalled for :meth:`resume` instead of losing the human's move or its answer."""
+        try:
+            return await self._advance(session)
+        except Exception:
+            log.exception("game %s: a chance or AI step failed; it will be retried",
+                          session.id)
+            session.stalled = True
+            return []
 
     # --- turn timers ---------------------------------------------------------------------------
 
     def _humans_pending(self, session: Session) -> list[Seat]:
         return [s for c in session.pending() if (s := session.seat(c)) and not s.is_ai]
+
+    async def _arm_safely(self, session: Session) -> None:
+        try:
+            await self._arm(session)
+        except Exception:
+            log.exception("game %s: the turn deadline could not be stored", session.id)
 
     async def _arm(self, session: Session) -> None:
         """Start the clock for the humans now pending (or stop it); stored as an absolute time,
@@ -477,8 +568,8 @@ class Host:
                     ai.choose, session.module, session.game.state, seat.colour, row.ai_level,
                     ai_rng(row.seed, session.seq))
                 steps.append(await self._apply(session, seat.colour, action, "timeout"))
-            steps += await self._advance(session)
-            await self._arm(session)
+            steps += await self._advance_safely(session)
+            await self._arm_safely(session)
             return Report(session, steps, before)
 
     def _running(self, channel_id: int) -> Session:
@@ -517,14 +608,16 @@ class Host:
         return await self._play(session, user_id, text, expect_seq, expect_turn)
 
     async def play_game(self, game_id: int, user_id: int, text: str,
-                        expect_turn: int | None = None) -> Report:
-        """The same as :meth:`play`, for a game named by id: private prompts live outside the
-        game's channel (DMs). ``expect_turn`` is the seat's :meth:`Session.turns` when the
-        prompt was made: other seats' submissions do not make it outdated, its own do."""
+                        expect_turn: int | None = None,
+                        expect_seq: int | None = None) -> Report:
+        """The same as :meth:`play`, for a game named by id (buttons, DMs). ``expect_turn``
+        is the seat's :meth:`Session.turns` when a private prompt was made: other seats'
+        submissions do not make it outdated, its own do; ``expect_seq`` is the action count
+        of a table component."""
         session = await self.get(game_id)
         if session.status != "running":
             raise Refusal("bot.refuse.game_closed")
-        return await self._play(session, user_id, text, None, expect_turn)
+        return await self._play(session, user_id, text, expect_seq, expect_turn)
 
     async def _play(self, session: Session, user_id: int, text: str, expect_seq: int | None,
                     expect_turn: int | None) -> Report:
@@ -545,8 +638,8 @@ class Host:
             action = session.module.parse(" ".join(words))
             before = session.stage()
             steps = [await self._apply(session, seat.colour, action, "human")]
-            steps += await self._advance(session)
-            await self._arm(session)
+            steps += await self._advance_safely(session)
+            await self._arm_safely(session)
             return Report(session, steps, before)
 
     async def _apply(self, session: Session, actor: str, action: Any, by: str) -> Step:
@@ -558,14 +651,26 @@ class Host:
         state, events = module.apply(game.state, actor, action)
         line = format_line(actor, action)
         finished = module.result(state) is not None
-        await self.store.append_action(session.id, len(game.lines) + 1, line,
-                                       module.to_json(state), finished)
+        seq = len(game.lines) + 1
+        secret, revealing = sealed_by(events), reveals(events)
+        await self.store.append_action(session.id, seq, line, module.to_json(state), finished,
+                                       events=events, by=by, actor=actor, sealed=secret,
+                                       reveals=revealing)
+        session.states[seq - 1] = game.state
+        session.states.pop(seq - 1 - KEEP_STATES, None)
         game.state = state
         game.lines.append(line)
+        if revealing:
+            for step in session.log:
+                step.sealed = None
+        step = Step(actor, line, events, by, seq, None if revealing else secret)
+        session.log.append(step)
+        if by == "human" and (seat := session.seat(actor)) is not None:
+            seat.acted_at = iso(self.store.clock())
         if finished:
             session.row = _with(session.row, status="finished")
             self._forget(session)
-        return Step(actor, line, events, by)
+        return step
 
     async def _advance(self, session: Session) -> list[Step]:
         """Chance, AI seats and forced passes, until a human must choose or the game is over."""
@@ -600,30 +705,8 @@ class Host:
         return steps
 
 
-def sealed(module: GameModule, header: Header, lines: list[str],
-           now: tuple[str, ...]) -> list[int]:
-    """Indexes of the trailing lines that are submissions to a simultaneous decision still
-    open: each was played while more seats than are pending now (all of them included) were
-    pending. The last submission resolves a decision, so a resolved one is never matched."""
-    if not now or now == (CHANCE,):
-        return []
-    state = module.new(header.seats, header.options.values, seed=header.seed)
-    before: list[tuple[str, ...]] = []
-    for line in lines:
-        actor, action = parse_line(module, line)
-        before.append(module.pending(state).seats)
-        state, _ = module.apply(state, actor, action)
-    out = []
-    for i in range(len(lines) - 1, -1, -1):
-        actor = lines[i].split()[0]
-        if actor in now or actor not in before[i] or not set(now) < set(before[i]):
-            break
-        out.append(i)
-    return out
-
-
 def _seat(row: SeatRow) -> Seat:
-    return Seat(row.colour, row.user_id, row.ai_level, row.name)
+    return Seat(row.colour, row.user_id, row.ai_level, row.name, row.acted_at)
 
 
 def _with(row: GameRow, **changes: Any) -> GameRow:

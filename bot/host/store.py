@@ -1,8 +1,10 @@
-"""The SQLite store: games, seats, the append-only action log and the latest snapshot.
+"""The SQLite store: games, seats, the append-only action log, the latest snapshot, and the
+ids of the Discord messages that show each game. Every SQL statement of the bot is here.
 
 One file, WAL mode, ``PRAGMA user_version`` for the schema. Every applied action is written with
 its snapshot in one transaction (:meth:`Store.append_action`), so a crash leaves an action either
-applied or not, never half. The store knows nothing of Discord or of any game's rules.
+applied or not, never half. The store knows nothing of Discord or of any game's rules: a
+message is a *slot* name (``live``, ``ping``, ``screen:red``...) and two ids.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.clock import Clock, stamp, system_clock
+from bot.host.clock import Clock, stamp, system_clock
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
 
@@ -82,9 +84,36 @@ CREATE TABLE hidden_seats (
     PRIMARY KEY (game_id, colour)
 );
 """
-"""Per human seat: closed DMs, the last private prompt and screen sent (see bot/hidden.py)."""
+"""Per human seat: closed DMs (the prompt and screen columns are no longer used since schema 4)."""
 
-MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS}
+_TABLE = """
+ALTER TABLE actions ADD COLUMN sealed TEXT;
+ALTER TABLE actions ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE actions ADD COLUMN by TEXT NOT NULL DEFAULT 'human';
+ALTER TABLE games ADD COLUMN thread_id INTEGER;
+ALTER TABLE games ADD COLUMN lobby_message_id INTEGER;
+ALTER TABLE seats ADD COLUMN acted_at TEXT;
+CREATE TABLE messages (
+    game_id     INTEGER NOT NULL REFERENCES games (id),
+    slot        TEXT    NOT NULL,
+    channel_id  INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    digest      TEXT    NOT NULL DEFAULT '',
+    stage       TEXT    NOT NULL DEFAULT '',
+    PRIMARY KEY (game_id, slot)
+);
+CREATE TABLE guild_settings (
+    guild_id  INTEGER PRIMARY KEY,
+    threads   INTEGER NOT NULL DEFAULT 1
+);
+"""
+"""The calm table: each log row says whether it is sealed (private to a seat until the engine
+reveals it), its events (for the stage's log lines) and who played it; a game remembers its
+thread and lobby message; a seat when its human last acted; ``messages`` maps each of a game's
+Discord messages (live table, ping, DM screens and prompts) to its ids and the digest of what
+it last showed, so the outbox edits instead of re-posting and a second run changes nothing."""
+
+MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
 
 
@@ -108,6 +137,15 @@ class GameRow:
     deadline_at: str | None = None
     """When the pending humans' time runs out (absolute, from the injected clock)."""
     reminded: int = 0
+    thread_id: int | None = None
+    """Where the table lives once the game started: a thread under the lobby message, or the
+    lobby's channel itself (then equal to ``channel_id``); None before the outbox decided."""
+    lobby_message_id: int | None = None
+
+    @property
+    def home_id(self) -> int:
+        """The channel (or thread) the table is shown in."""
+        return self.thread_id or self.channel_id
 
 
 @dataclass(frozen=True)
@@ -118,6 +156,8 @@ class SeatRow:
     joined: int
     name: str = ""
     """The player's display name when they joined: images cannot show mentions."""
+    acted_at: str | None = None
+    """When this seat's human last acted in the game (joining counts)."""
 
     @property
     def is_ai(self) -> bool:
@@ -128,6 +168,28 @@ class SeatRow:
 class Snapshot:
     seq: int
     state: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One applied action as stored: ``sealed`` names the seat it is still private to."""
+
+    seq: int
+    line: str
+    events: list[dict[str, Any]]
+    by: str
+    sealed: str | None
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    """A Discord message the outbox keeps up to date for one game (see :class:`Store`)."""
+
+    slot: str
+    channel_id: int
+    message_id: int
+    digest: str = ""
+    stage: str = ""
 
 
 async def run(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] = ()) -> int | None:
@@ -266,11 +328,11 @@ class Store:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self.db.execute(
-                "SELECT colour, user_id, ai_level, joined, name FROM seats WHERE game_id = ?"
-                " ORDER BY joined", (game_id,)) as cur:
+                "SELECT colour, user_id, ai_level, joined, name, acted_at FROM seats"
+                " WHERE game_id = ? ORDER BY joined", (game_id,)) as cur:
             rows = await cur.fetchall()
-        return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"])
-                for r in rows]
+        return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"],
+                        r["acted_at"]) for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
                        ai_level: str | None, name: str = "") -> None:
@@ -279,9 +341,10 @@ class Store:
                                   " WHERE game_id = ?", (game_id,)) as cur:
                 row = await cur.fetchone()
             assert row is not None
-            await run(db, "INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined)"
-                      " VALUES (?, ?, ?, ?, ?, ?)",
-                      (game_id, colour, user_id, ai_level, name, row[0]))
+            await run(db, "INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined,"
+                      " acted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      (game_id, colour, user_id, ai_level, name, row[0],
+                       stamp(self.clock) if user_id is not None else None))
             await run(db, "UPDATE games SET updated_at = ? WHERE id = ?",
                       (stamp(self.clock), game_id))
 
@@ -294,22 +357,35 @@ class Store:
     # --- actions and snapshots -----------------------------------------------------------------
 
     async def append_action(self, game_id: int, seq: int, line: str, state: dict[str, Any],
-                            finished: bool = False,
+                            finished: bool = False, *, events: list[dict[str, Any]] | None = None,
+                            by: str = "human", actor: str | None = None,
+                            sealed: str | None = None, reveals: bool = False,
                             before_commit: Callable[[], Awaitable[None]] | None = None) -> None:
         """Log row ``seq`` and the snapshot after it, in ONE transaction.
 
         ``seq`` must be the next number (1 for the first action): a duplicate means two writers
         disagree about the game, and the transaction fails without changing anything.
-        ``before_commit`` lets tests simulate a crash inside the transaction.
+        ``sealed`` keeps the line private to that seat; ``reveals`` makes every sealed row of
+        the game public (the engine's events say both). A human's action (``by="human"``)
+        also stamps their seat's ``acted_at``. ``before_commit`` lets tests simulate a crash
+        inside the transaction.
         """
+        now = stamp(self.clock)
         async with self.transaction() as db:
-            await run(db, "INSERT INTO actions (game_id, seq, line) VALUES (?, ?, ?)",
-                      (game_id, seq, line))
+            await run(db, "INSERT INTO actions (game_id, seq, line, sealed, events, by)"
+                      " VALUES (?, ?, ?, ?, ?, ?)",
+                      (game_id, seq, line, sealed, _dump(events or []), by))
+            if reveals:
+                await run(db, "UPDATE actions SET sealed = NULL WHERE game_id = ?"
+                          " AND sealed IS NOT NULL", (game_id,))
             await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
                       " VALUES (?, ?, ?)", (game_id, seq, _dump(state)))
             status = ", status = 'finished'" if finished else ""
             await run(db, f"UPDATE games SET updated_at = ?{status} WHERE id = ?",
-                      (stamp(self.clock), game_id))
+                      (now, game_id))
+            if by == "human" and actor is not None:
+                await run(db, "UPDATE seats SET acted_at = ? WHERE game_id = ? AND colour = ?",
+                          (now, game_id, actor))
             if before_commit is not None:
                 await before_commit()
 
@@ -322,15 +398,86 @@ class Store:
             raise RuntimeError(f"game {game_id}: the action log has a gap")
         return [r["line"] for r in rows]
 
+    async def log(self, game_id: int) -> list[LogRow]:
+        """The whole log with each row's events and secrecy mark, in order."""
+        async with self.db.execute("SELECT seq, line, events, by, sealed FROM actions"
+                                   " WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        if [r["seq"] for r in rows] != list(range(1, len(rows) + 1)):
+            raise RuntimeError(f"game {game_id}: the action log has a gap")
+        return [LogRow(r["seq"], r["line"], json.loads(r["events"]), r["by"], r["sealed"])
+                for r in rows]
+
     async def snapshot(self, game_id: int) -> Snapshot | None:
         async with self.db.execute("SELECT seq, state FROM snapshots WHERE game_id = ?",
                                    (game_id,)) as cur:
             row = await cur.fetchone()
         return Snapshot(row["seq"], json.loads(row["state"])) if row else None
 
+    # --- where a game is shown -----------------------------------------------------------------
 
-def _dump(state: dict[str, Any]) -> str:
-    return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        async with self.transaction() as db:
+            await run(db, "UPDATE games SET lobby_message_id = ? WHERE id = ?",
+                      (message_id, game_id))
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        async with self.transaction() as db:
+            await run(db, "UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+
+    async def messages(self, game_id: int) -> dict[str, MessageRow]:
+        async with self.db.execute("SELECT slot, channel_id, message_id, digest, stage"
+                                   " FROM messages WHERE game_id = ?", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return {r["slot"]: MessageRow(r["slot"], r["channel_id"], r["message_id"], r["digest"],
+                                      r["stage"]) for r in rows}
+
+    async def set_message(self, game_id: int, row: MessageRow) -> None:
+        async with self.transaction() as db:
+            await run(db, "INSERT OR REPLACE INTO messages (game_id, slot, channel_id,"
+                      " message_id, digest, stage) VALUES (?, ?, ?, ?, ?, ?)",
+                      (game_id, row.slot, row.channel_id, row.message_id, row.digest,
+                       row.stage))
+
+    async def drop_message(self, game_id: int, slot: str) -> None:
+        async with self.transaction() as db:
+            await run(db, "DELETE FROM messages WHERE game_id = ? AND slot = ?", (game_id, slot))
+
+    # --- private side ----------------------------------------------------------------------------
+
+    async def closed_dms(self, game_id: int) -> set[str]:
+        """The colours of the game whose DMs were found closed."""
+        async with self.db.execute("SELECT colour FROM hidden_seats WHERE game_id = ?"
+                                   " AND dm_closed = 1", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return {r["colour"] for r in rows}
+
+    async def set_dm_closed(self, game_id: int, colour: str, closed: bool) -> None:
+        async with self.transaction() as db:
+            await run(db, "INSERT INTO hidden_seats (game_id, colour, dm_closed) VALUES (?, ?, ?)"
+                      " ON CONFLICT (game_id, colour) DO UPDATE SET dm_closed = excluded.dm_closed",
+                      (game_id, colour, int(closed)))
+
+    # --- server settings -------------------------------------------------------------------------
+
+    async def threads_allowed(self, guild_id: int | None) -> bool:
+        """Whether games in this server get a thread of their own (on unless turned off)."""
+        if guild_id is None:
+            return False
+        async with self.db.execute("SELECT threads FROM guild_settings WHERE guild_id = ?",
+                                   (guild_id,)) as cur:
+            row = await cur.fetchone()
+        return bool(row[0]) if row else True
+
+    async def set_threads_allowed(self, guild_id: int, allowed: bool) -> None:
+        async with self.transaction() as db:
+            await run(db, "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?)"
+                      " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                      (guild_id, int(allowed)))
+
+
+def _dump(state: Any) -> str:
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
 
 
 class ChannelBusy(Exception):

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import Field, Form, GameUI
+from bot.games._ui import Field, Form, GameUI
+from bot.games.giants import _changes, _facts
+from render import giants as art
 from render.i18n import has, t
 from rules.core import Event
 
@@ -22,6 +24,12 @@ class GiantsUI(GameUI):
     name = "giants"
     choice_phases = frozenset({"choose"})
     private_kinds = frozenset({"bid", "endround"})
+
+    def changed(self, events: list[Event]) -> set[str]:
+        return _changes.changed(events)
+
+    def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
+        return _facts.facts(view, lang, names)
 
     def button_actions(self, kind: str, legal: list[str]) -> list[str]:
         if kind in ("place", "transport"):
@@ -63,9 +71,19 @@ class GiantsUI(GameUI):
                   toggle=True)))
 
     def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
-        from render import giants
+        return art.screen(view, seat, lang)
 
-        return giants.screen(view, seat, lang)
+    def screen_key(self, view: dict[str, Any], seat: str) -> Any:
+        """What the screen picture shows: its caption (round and phase), the pieces behind the
+        screen and in front of it, the urn, prestige, and the owners this seat knows."""
+        return [view.get("round"), view.get("phase"), view.get("screen"), view.get("urn"),
+                view["players"][seat], view["scores"].get(seat),
+                sorted((a, spot["owner"]) for a, spot in view["ahus"].items() if spot["owner"])]
+
+    def stage(self, view: dict[str, Any]) -> str:
+        """Giants' five phases: the dice open the bidding, so they share its stage."""
+        phase = view.get("phase")
+        return f"{view.get('round')}:{'bid' if phase == 'draw' else phase}"
 
     # --- summaries --------------------------------------------------------------------------
 

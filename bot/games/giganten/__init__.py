@@ -4,22 +4,25 @@ Everything here reads views, events and legal actions, never a raw state. An eve
 a secret names its seat in ``private``; the public summary never reads that field, and a forfeit
 is told by its card count only. Paying for a won auction is the one choice made with the secret
 hand: it goes through the DM machinery (``private_kinds``), with the seat's hand picture as its
-private screen. The channel components (cards, builds, shipping, bids) live in
-:mod:`bot.exts.giganten`.
+private screen. The table's components: action cards that show their contents, build and
+shipping buttons with a sensible default, and the open auction's +1 / +2 / other amount / Pass.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.games import Field, Form, GameUI
+from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select
+from bot.games.giganten import _changes, _facts
+from render import giganten as art
 from render.i18n import has, t
 from rules.core import Event
 from rules.giganten.auction import auto_payment, payments
-from rules.giganten.board import CARDS, FEE, OVERFILL, STORAGE_LIMIT
+from rules.giganten.board import BUILD_COST, CARDS, FEE, OVERFILL, STORAGE_LIMIT
 
 MAX_CHOICES = 25
 """Discord shows at most 25 options in a select."""
+MAX_LABEL = 80
 
 
 def money(amount: int, lang: str) -> str:
@@ -92,9 +95,11 @@ class GigantenUI(GameUI):
     """Paying for a won auction uses the secret hand: its form goes by DM. Bids are open
     (rules spec 5.7) and made with buttons in the channel."""
 
-    def __init__(self) -> None:
-        self._screens: dict[tuple[Any, ...], tuple[tuple[Any, ...], bytes]] = {}
-        """(seats, seat) -> the private content last drawn and its picture."""
+    def changed(self, events: list[Event]) -> set[str]:
+        return _changes.changed(events)
+
+    def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
+        return _facts.facts(view, lang, names)
 
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
         kind = event.get("kind", "")
@@ -153,14 +158,40 @@ class GigantenUI(GameUI):
                      value=secret.get("value"))
         return None
 
-    def button_actions(self, kind: str, legal: list[str]) -> list[str]:
-        """None of the generic buttons: :mod:`bot.exts.giganten` builds richer ones."""
+    def components(self, kind: str, view: dict[str, Any], colour: str, legal: list[str],
+                   lang: str) -> list[Component]:
+        """Richer than one button per action: what each choice means is on its label."""
+        decision = view["decision"]
+        if decision == "take":
+            return [Button("act", card_text(a.split()[1], lang), a) for a in legal]
+        if decision == "move":
+            mp = (view.get("turn") or {}).get("mp_left", 0)
+            return [Button("act", t("bot.giganten.button.done", lang, mp=mp), "done")]
+        if decision == "build":
+            items: list[Component] = []
+            for a in legal:
+                if a == "skip":
+                    items.append(Button("act", t("bot.giganten.button.skip", lang), a,
+                                        "secondary"))
+                else:
+                    label = a.split()[1]
+                    cost = BUILD_COST[view["spaces"][label]["type"]]
+                    items.append(Button("act", t("bot.giganten.button.build", lang, label=label,
+                                                 cost=money(cost, lang)), a))
+            return items
+        if decision == "produce":
+            return _produce_items(legal, view["prices"], view["players"][colour]["storage"],
+                                  lang)
+        if decision == "bid":
+            return bid_items(view, set(legal), lang)
         return []
 
-    def channel_items(self, session: Any) -> list[Any]:
-        from bot.exts.giganten import channel_items
+    def stage(self, view: dict[str, Any]) -> str:
+        """Card choice, movement and building, production, the auctions (each round)."""
+        return f"{view.get('round')}:{STAGES.get(str(view.get('phase')), view.get('phase'))}"
 
-        return channel_items(session)
+    def score_text(self, score: int, lang: str) -> str:
+        return money(score, lang)
 
     # --- the payment form (the only choice that uses the secret hand) ---------------------------
 
@@ -197,24 +228,95 @@ class GigantenUI(GameUI):
                                tuple(choices[:MAX_CHOICES])),))
 
     def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
-        """The licence hand, tiles peeked at and action card, for that seat's DM only.
+        """The licence hand, tiles peeked at and action card, for that seat's DM only."""
+        return art.hand(view, seat, lang)
 
-        The same private content gives the same picture (its caption keeps the moment it was
-        drawn), so a player is sent a new one only when the hand, a peeked tile or the card
-        changed, not at every phase."""
-        from render import giganten
+    def has_screen(self) -> bool:
+        return True
 
+    def screen_key(self, view: dict[str, Any], seat: str) -> Any:
+        """The same private content gives the same picture, so a player's screen message is
+        redrawn only when the hand, a peeked tile or the card changed, not at every phase."""
         player = view["players"][seat]
-        content = (lang, tuple(view["you"]["licences"]), player["card"], tuple(
+        return [sorted(view["you"]["licences"]), player["card"], [
             (label, view["spaces"][label]["state"], view["spaces"][label]["value"])
-            for label in player["peeked"]))
-        key = (tuple(view["seats"]), seat)
-        known = self._screens.get(key)
-        if known is not None and known[0] == content:
-            return known[1]
-        png = giganten.hand(view, seat, lang)
-        self._screens[key] = (content, png)
-        return png
+            for label in player["peeked"]]]
+
+    def screen_text(self, view: dict[str, Any], seat: str, lang: str) -> str:
+        return hand_text(view["you"]["licences"], lang)
+
+
+STAGES = {"setup": "cards", "prices": "cards", "cards": "cards", "licences": "build",
+          "move": "build", "build": "build", "produce": "produce", "auction": "auction"}
+"""Engine phase -> the table's stage."""
+
+
+def _label(text: str, most: int = MAX_LABEL) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _produce_items(legal: list[str], prices: dict[str, int], stored: dict[str, int],
+                   lang: str) -> list[Component]:
+    """The best-looking shipping as one click, every other outcome in a select."""
+    ranked = ranked_productions(legal, prices, stored)
+    if not ranked:
+        return []
+    best = ranked[0]
+    items: list[Component] = [Button(
+        "pick", _label(t("bot.giganten.button.produce", lang, line=entries(legal[best], lang))),
+        str(best))]
+    if len(ranked) > 1:
+        choices = []
+        for i in ranked[:MAX_CHOICES]:
+            fees = sum(entry_fee(e) for e in legal[i].split()[1:])
+            choices.append(Choice(_label(entries(legal[i], lang), 100), f"#{i}",
+                                  t("bot.giganten.option.fees", lang, fees=money(fees, lang)),
+                                  default=i == best))
+        items.append(Select("sel", t("bot.giganten.select.produce", lang), tuple(choices)))
+    return items
+
+
+def entries(line: str, lang: str) -> str:
+    """``produce C5=jet D3=hudson:black`` as ``C5→Jet, D3→Hudson via black``."""
+    out = []
+    for entry in line.split()[1:]:
+        label, _, where = entry.partition("=")
+        company, _, via = where.partition(":")
+        if company == "drop":
+            out.append(t("bot.giganten.entry.drop", lang, label=label))
+        elif via:
+            shown = t("bot.giganten.via.black_short", lang) if via == "black" \
+                else colour_word(via, lang)
+            out.append(t("bot.giganten.entry.paid", lang, label=label,
+                         company=company_name(company, lang), via=shown))
+        else:
+            out.append(t("bot.giganten.entry.free", lang, label=label,
+                         company=company_name(company, lang)))
+    return ", ".join(out)
+
+
+def colour_word(colour: str, lang: str) -> str:
+    key = f"bot.colour.{colour}"
+    return t(key, lang) if has(key, lang) else colour.capitalize()
+
+
+def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Component]:
+    """The current high bid (as a label), +1, +2, any other amount, and Pass."""
+    auction = view["auction"]
+    high = auction["high_bid"]
+    company = company_name(auction["company"], lang)
+    info = t("bot.giganten.button.high", lang, company=company, bid=high,
+             name=colour_word(auction["high_bidder"], lang)) \
+        if auction["high_bidder"] else t("bot.giganten.button.no_bid", lang, company=company)
+    items: list[Component] = [Button("info", _label(info), style="secondary", disabled=True)]
+    for step in (1, 2):
+        if f"bid {high + step}" in legal:
+            items.append(Button("act", t("bot.giganten.button.bid", lang, amount=high + step,
+                                         step=step), f"bid {high + step}"))
+    if f"bid {high + 3}" in legal:
+        items.append(Button("other", t("bot.giganten.button.other", lang), style="secondary"))
+    items.append(Button("act", t("bot.giganten.button.pass", lang), "pass", "danger"))
+    return items
 
 
 UI = GigantenUI()

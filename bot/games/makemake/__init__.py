@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bot.games import GameUI
+from typing import Any
+
+from bot.games._ui import GameUI
+from bot.games.makemake import _changes, _facts
 from render.i18n import has, t
 from rules.core import Event
 
@@ -11,6 +14,21 @@ class MakeMakeUI(GameUI):
     name = "makemake"
     choice_phases = frozenset({"moai", "manu"})
     public_lines = True  # open information (rules spec section 7)
+
+    def changed(self, events: list[Event]) -> set[str]:
+        return _changes.changed(events)
+
+    def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
+        return _facts.facts(view, lang, names)
+
+    def stage(self, view: dict[str, Any]) -> str:
+        """Each player's turn is a stage (their Moai and Tangata Manu choices included)."""
+        return f"{view.get('round')}:{view.get('active')}"
+
+    def stage_name(self, view: dict[str, Any], lang: str) -> str:
+        active = str(view.get("active"))
+        key = f"bot.colour.{active}"
+        return t("bot.makemake.stage.turn", lang, who=t(key, lang) if has(key, lang) else active)
 
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
         kind = event.get("kind")

@@ -1,0 +1,304 @@
+"""What a click, a pick or a typed choice does: play it through the host, then let the outbox
+show it. Shared by the components (:mod:`bot.exts._items`) and the cogs.
+
+The answer to the acting user is best effort and never gates the table: the move is committed
+first, the outbox is told second, and only then is the user answered (a failed answer is
+logged and forgotten; the table shows the move anyway).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import io
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.constants import BID_MODAL_ID, MAX_CONTENT, MAX_MODAL_TEXT, SCREEN_FILE
+from bot.exts._answer import answer
+from bot.games import game_ui
+from bot.host.sessions import Refusal, Report, Seat, Session
+from bot.table.private import Prompt, owes_secret, prompt, resolve
+from bot.table.words import echo, private_lines, refusal_text
+from render.i18n import has, language, t
+from rules.core import IllegalAction
+
+if TYPE_CHECKING:
+    from bot.app import GameBot
+
+log = logging.getLogger(__name__)
+
+PromptView = Callable[[int, Prompt], discord.ui.View | None]
+SUGGESTIONS = 3
+
+
+def bot_of(interaction: discord.Interaction) -> GameBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def user_lang(interaction: discord.Interaction) -> str:
+    return language(str(interaction.locale))
+
+
+async def best_effort(what: str, call: object) -> None:
+    """Await an answer to a user; a failure is logged, never raised (the move is saved)."""
+    try:
+        await call  # type: ignore[misc]
+    except discord.HTTPException as error:
+        log.info("could not %s: %s", what, error)
+
+
+def refusal(session: Session | None, user_id: int, text: str,
+            error: Refusal | IllegalAction, lang: str) -> str:
+    """Why a move was refused, and for a move the rules refused, the closest legal ones."""
+    reason = refusal_text(session, error, lang)
+    if not isinstance(error, IllegalAction) or session is None:
+        return reason
+    seat = session.seat_of(user_id)
+    legal = [str(a) for a in session.legal(seat.colour)] if seat else []
+    form = f"bot.form.{session.row.game}.{session.kind()}"
+    if error.key == "syntax" and has(form, lang):
+        reason += "\n" + t("bot.refuse.form", lang, form=t(form, lang))
+    close = difflib.get_close_matches(" ".join(text.lower().split()), legal, n=SUGGESTIONS,
+                                      cutoff=0.4)
+    if close:
+        reason += "\n" + t("bot.refuse.did_you_mean", lang,
+                           moves=", ".join(f"`{m}`" for m in close))
+    elif legal:
+        reason += "\n" + t("bot.refuse.for_example", lang, move=legal[0])
+    return reason[:MAX_CONTENT]
+
+
+async def play(interaction: discord.Interaction, game_id: int, text: str, *,
+               expect_seq: int | None = None, expect_turn: int | None = None
+               ) -> Report | None:
+    """Play ``text`` for the user in game ``game_id`` (the interaction is answered or deferred
+    already); a refusal is answered ephemerally and gives None."""
+    bot = bot_of(interaction)
+    session: Session | None = None
+    try:
+        session = await bot.games.get(game_id)
+        report = await bot.games.play_game(game_id, interaction.user.id, text,
+                                           expect_turn=expect_turn, expect_seq=expect_seq)
+    except (Refusal, IllegalAction) as error:
+        await best_effort("answer a refusal", answer(interaction, refusal(
+            session, interaction.user.id, text, error, user_lang(interaction))))
+        return None
+    bot.outbox.kick(game_id)
+    return report
+
+
+# --- the lobby -------------------------------------------------------------------------------
+
+async def lobby(interaction: discord.Interaction, game_id: int, op: str) -> None:
+    bot = bot_of(interaction)
+    host = bot.games
+    await interaction.response.defer()
+    session: Session | None = None
+    try:
+        session = await host.get(game_id)
+        user = interaction.user.id
+        if op == "join":
+            await host.join(game_id, user, interaction.user.display_name)
+        elif op == "leave":
+            await host.leave(game_id, user)
+        elif op == "ai":
+            await host.add_ai(game_id, user)
+        else:
+            await host.start(game_id, user)
+    except (Refusal, IllegalAction) as error:
+        await best_effort("answer a refusal", answer(
+            interaction, refusal_text(session, error, user_lang(interaction))))
+        return
+    bot.outbox.kick(game_id)
+
+
+# --- the live table --------------------------------------------------------------------------
+
+async def table(interaction: discord.Interaction, game_id: int, seq: int, op: str, arg: str,
+                value: str | None, build: PromptView) -> None:
+    """A button or select of the live table."""
+    if op == "open":
+        await open_private(interaction, game_id, build)
+        return
+    if op == "other":
+        await ask_amount(interaction, game_id, seq)
+        return
+    if op == "info":
+        await interaction.response.defer()
+        return
+    await interaction.response.defer()
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+    text = arg
+    if op in ("pick", "sel"):
+        choice = arg if op == "pick" else (value or "")
+        if choice.startswith("#") or op == "pick":
+            number = choice.lstrip("#")
+            try:
+                session = await bot.games.get(game_id)
+                text = _legal_at(session, interaction.user.id, seq, number)
+            except Refusal as error:
+                await best_effort("answer a refusal", answer(interaction, refusal_text(
+                    None, error, lang)))
+                return
+        else:
+            text = choice
+    report = await play(interaction, game_id, text, expect_seq=seq)
+    if report is None:
+        return
+    secrets = private_lines(report.session, report.steps, report.steps[0].actor, lang)
+    if secrets:  # e.g. the cards dealt after taking an action card: for the clicker only
+        await best_effort("tell a secret", answer(interaction, "\n".join(secrets)))
+
+
+def _legal_at(session: Session, user_id: int, seq: int, number: str) -> str:
+    """The legal action numbered ``number`` for the clicker, checked before it is looked up."""
+    if session.status != "running" or session.game is None:
+        raise Refusal("bot.refuse.game_closed")
+    seat = session.seat_of(user_id)
+    if seat is None:
+        raise Refusal("bot.refuse.not_player")
+    if session.seq != seq:
+        raise Refusal("bot.refuse.stale")
+    if seat.colour not in session.pending():
+        raise Refusal("bot.refuse.not_your_turn", pending=list(session.pending()))
+    legal = [str(a) for a in session.legal(seat.colour)]
+    if not number.isdecimal() or int(number) >= len(legal):
+        raise Refusal("bot.refuse.stale")
+    return legal[int(number)]
+
+
+class BidModal(discord.ui.Modal):
+    """Any other bid amount; the game id and action count come from the button that opened it."""
+
+    def __init__(self, game_id: int, seq: int, title: str, label: str, high: int,
+                 lang: str) -> None:
+        super().__init__(title=title[:MAX_MODAL_TEXT],
+                         custom_id=BID_MODAL_ID.format(game=game_id, seq=seq))
+        self.game_id, self.seq, self.high, self.lang = game_id, seq, high, lang
+        self.amount: discord.ui.TextInput[BidModal] = discord.ui.TextInput(
+            label=label[:MAX_MODAL_TEXT], custom_id="amount", max_length=3,
+            default=str(high + 1))
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        text = str(self.amount.value).strip()
+        if not text.isdecimal():
+            await answer(interaction, t("bot.giganten.refuse.bad_amount", user_lang(interaction),
+                                        high=self.high, typed=echo(text)))
+            return
+        await interaction.response.defer()
+        await play(interaction, self.game_id, f"bid {int(text)}", expect_seq=self.seq)
+
+
+async def ask_amount(interaction: discord.Interaction, game_id: int, seq: int) -> None:
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+    try:
+        session = await bot.games.get(game_id)
+        if session.seq != seq:
+            raise Refusal("bot.refuse.stale")
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            raise Refusal("bot.refuse.not_player")
+        if seat.colour not in session.pending():
+            raise Refusal("bot.refuse.not_your_turn", pending=list(session.pending()))
+    except Refusal as error:
+        await answer(interaction, refusal_text(None, error, lang))
+        return
+    auction = session.view().get("auction")
+    if not auction:
+        await answer(interaction, t("bot.refuse.stale", lang))
+        return
+    company = t(f"bot.giganten.company.{auction['company']}", lang)
+    await interaction.response.send_modal(BidModal(
+        game_id, seq, t("bot.giganten.modal.title", lang, company=company),
+        t("bot.giganten.modal.label", lang, high=auction["high_bid"]), auction["high_bid"],
+        lang))
+
+
+# --- the private side ------------------------------------------------------------------------
+
+async def prompt_click(interaction: discord.Interaction, game_id: int, colour: str, turn: int,
+                       what: str, state: str, value: str | None, build: PromptView) -> None:
+    """One click or pick on a secret decision's prompt, in a DM or an ephemeral message."""
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+    try:
+        session = await bot.games.get(game_id)
+    except Refusal as error:
+        await answer(interaction, refusal_text(None, error, lang))
+        return
+    seat = session.seat(colour)
+    if seat is None or seat.user_id != interaction.user.id:
+        await answer(interaction, t("bot.hidden.not_yours", lang))
+        return
+    game_lang = session.row.language
+    if not owes_secret(session, seat) or session.turns(colour) != turn:
+        key = "bot.hidden.aborted" if session.status == "aborted" else "bot.hidden.outdated"
+        await interaction.response.edit_message(content=t(key, game_lang), view=None)
+        return
+    text, changed = resolve(session, seat, what, state, value, game_lang)
+    if changed is not None:
+        await interaction.response.edit_message(content=changed.text, view=build(game_id,
+                                                                                 changed))
+        return
+    if text is None:
+        await interaction.response.edit_message(content=t("bot.hidden.outdated", game_lang),
+                                                view=None)
+        return
+    await interaction.response.defer()
+    report = await play(interaction, game_id, text, expect_turn=turn)
+    if report is None:
+        return
+    await best_effort("confirm a secret choice", interaction.edit_original_response(
+        content=submitted(report.session, seat, game_lang, report), view=None))
+
+
+def submitted(session: Session, seat: Seat, lang: str, report: Report | None = None) -> str:
+    """The one confirmation of a secret choice: what was handed in, and what only this seat
+    learns from it."""
+    own = [s for s in session.log if s.actor == seat.colour]
+    line = own[-1].line.split(" ", 1)[1] if own and " " in own[-1].line else ""
+    lines = [t("bot.hidden.submitted", lang, line=line, id=session.id)]
+    if report is not None:
+        lines += private_lines(session, report.steps, seat.colour, lang)
+    return "\n".join(lines)[:MAX_CONTENT]
+
+
+async def open_private(interaction: discord.Interaction, game_id: int,
+                       build: PromptView) -> None:
+    """The 🔒 button: the user's screen and, when one is due, their secret-choice prompt, as a
+    message only they see (for closed DMs, a DM gone missing, or a look mid-decision)."""
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+    try:
+        session = await bot.games.get(game_id)
+    except Refusal as error:
+        await answer(interaction, refusal_text(None, error, lang))
+        return
+    seat = session.seat_of(interaction.user.id)
+    if seat is None or session.status != "running" or session.game is None:
+        key = "bot.refuse.not_player" if session.status == "running" else "bot.refuse.game_closed"
+        await answer(interaction, t(key, lang))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    ui = game_ui(session.row.game)
+    view = session.view(seat.colour)
+    game_lang = session.row.language
+    png = await asyncio.to_thread(ui.screen, view, seat.colour, game_lang)
+    files = [discord.File(io.BytesIO(png), filename=SCREEN_FILE)] if png else []
+    words = ui.screen_text(view, seat.colour, game_lang)
+    if owes_secret(session, seat):
+        owed = prompt(session, seat, game_lang)
+        components = build(game_id, owed)
+        await interaction.followup.send("\n".join(w for w in (owed.text, words) if w)[
+            :MAX_CONTENT], view=components or discord.utils.MISSING, files=files,
+            ephemeral=True)
+        return
+    text = "\n".join(w for w in (t("bot.hidden.nothing_due", game_lang), words) if w)
+    await interaction.followup.send(text[:MAX_CONTENT], files=files, ephemeral=True)

@@ -1,0 +1,248 @@
+"""The bot's Discord components: each item owns its custom_id template, its parsing and checks.
+
+Every component survives a restart (``DynamicItem``): its custom_id carries the game id and the
+decision it belongs to (the action count for the table, the seat's own action count for a
+private prompt), so a click on an outdated one is refused with a clear answer. What a click
+does lives in :mod:`bot.exts._act`; the specs come from the table (:mod:`bot.table`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.constants import (
+    LOBBY_ID,
+    MAX_CUSTOM_ID,
+    MAX_LABEL,
+    OPEN_ID,
+    PROMPT_ID,
+    PROMPT_SELECT_ID,
+    TABLE_ID,
+    TABLE_SELECT_ID,
+)
+from bot.exts import _act
+from bot.exts._answer import report
+from bot.games import Button, Component, Select
+
+if TYPE_CHECKING:
+    from bot.table import Post
+    from bot.table.private import Prompt
+
+_STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
+           "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
+
+
+def _label(text: str, most: int = MAX_LABEL) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _button(custom_id: str, spec: Button) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=_label(spec.label) or "·", style=_STYLES[spec.style],
+                             custom_id=custom_id, disabled=spec.disabled)
+
+
+def _select(custom_id: str, spec: Select) -> discord.ui.Select[Any]:
+    return discord.ui.Select(custom_id=custom_id, placeholder=_label(spec.placeholder, 150),
+                             options=[discord.SelectOption(
+                                 label=_label(c.label, 100), value=c.value,
+                                 description=_label(c.description, 100) if c.description
+                                 else None, default=c.default) for c in spec.choices[:25]]
+                             or [discord.SelectOption(label="-", value="-")])
+
+
+class _Item(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"\x00never"):
+    """Shared behaviour: every error a click raises is reported, never lost."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            await self.run(interaction)
+        except Exception as error:
+            await report(interaction, error)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+class LobbyButton(_Item, template=LOBBY_ID):
+    """Join / Leave / Add AI / Start on the lobby card."""
+
+    def __init__(self, game_id: int, op: str, spec: Button | None = None) -> None:
+        custom_id = f"lobby:{game_id}:{op}"
+        super().__init__(_button(custom_id, spec or Button(op, op)))
+        self.game_id, self.op = game_id, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyButton:
+        return cls(int(match["game"]), match["op"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _act.lobby(interaction, self.game_id, self.op)
+
+
+class TableButton(_Item, template=TABLE_ID):
+    """A button of the live table: ``t:<game>:<seq>:<op>[:<arg>]``."""
+
+    def __init__(self, game_id: int, seq: int, op: str, arg: str = "",
+                 spec: Button | None = None) -> None:
+        custom_id = f"t:{game_id}:{seq}:{op}" + (f":{arg}" if arg else "")
+        super().__init__(_button(custom_id, spec or Button(op, op, arg)))
+        self.game_id, self.seq, self.op, self.arg = game_id, seq, op, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TableButton:
+        return cls(int(match["game"]), int(match["seq"]), match["op"], match["arg"] or "")
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _act.table(interaction, self.game_id, self.seq, self.op, self.arg, None,
+                         prompt_view)
+
+
+class TableSelect(_Item, template=TABLE_SELECT_ID):
+    """A select of the live table: each value is notation or ``#<legal index>``."""
+
+    def __init__(self, game_id: int, seq: int, op: str, spec: Select | None = None) -> None:
+        custom_id = f"ts:{game_id}:{seq}:{op}"
+        super().__init__(_select(custom_id, spec or Select(op, "", ())))
+        self.game_id, self.seq, self.op = game_id, seq, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TableSelect:
+        return cls(int(match["game"]), int(match["seq"]), match["op"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        await _act.table(interaction, self.game_id, self.seq, self.op, "",
+                         str(values[0]) if values else None, prompt_view)
+
+
+class PromptButton(_Item, template=PROMPT_ID):
+    """A private prompt's button: ``p:<game>:<colour>:<turn>:<what>:<picks>``."""
+
+    def __init__(self, game_id: int, colour: str, turn: int, what: str, state: str = "",
+                 spec: Button | None = None) -> None:
+        custom_id = f"p:{game_id}:{colour}:{turn}:{what}:{state}"
+        super().__init__(_button(custom_id, spec or Button(what, what)))
+        self.game_id, self.colour, self.turn, self.what, self.state = \
+            game_id, colour, turn, what, state
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PromptButton:
+        return cls(int(match["game"]), match["colour"], int(match["turn"]), match["what"],
+                   match["state"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _act.prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
+                                self.state, None, prompt_view)
+
+
+class PromptSelect(_Item, template=PROMPT_SELECT_ID):
+    def __init__(self, game_id: int, colour: str, turn: int, what: str, state: str = "",
+                 spec: Select | None = None) -> None:
+        custom_id = f"ps:{game_id}:{colour}:{turn}:{what}:{state}"
+        super().__init__(_select(custom_id, spec or Select(what, "", ())))
+        self.game_id, self.colour, self.turn, self.what, self.state = \
+            game_id, colour, turn, what, state
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PromptSelect:
+        return cls(int(match["game"]), match["colour"], int(match["turn"]), match["what"],
+                   match["state"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or [""]  # type: ignore[union-attr]
+        await _act.prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
+                                self.state, str(values[0]), prompt_view)
+
+
+class OpenButton(_Item, template=OPEN_ID):
+    """Kept for messages posted before the table's own 🔒 button: opens the private side."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(discord.ui.Button(label="🔒", custom_id=f"hopen:{game_id}"))
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> OpenButton:
+        return cls(int(match["game"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _act.open_private(interaction, self.game_id, prompt_view)
+
+
+ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton, TableButton, TableSelect, PromptButton, PromptSelect, OpenButton)
+"""Every dynamic item, registered once at start-up."""
+
+
+def embed_of(post: Post, image: bool = True) -> discord.Embed | None:
+    """The Discord embed of a table post (``image=False``: without its attached board)."""
+    spec = post.embed
+    if spec is None:
+        return None
+    embed = discord.Embed(title=spec.title[:256], description=spec.description or None,
+                          colour=spec.colour)
+    for name, value in spec.fields[:25]:
+        embed.add_field(name=name[:256], value=value or "-", inline=False)
+    if spec.image and image:
+        embed.set_image(url=f"attachment://{spec.image}")
+    return embed
+
+
+def _fits(custom_id: str) -> bool:
+    return len(custom_id) <= MAX_CUSTOM_ID
+
+
+def lobby_view(game_id: int, items: tuple[Component, ...]) -> discord.ui.View | None:
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in items:
+        if isinstance(spec, Button):
+            view.add_item(LobbyButton(game_id, spec.op, spec))
+    return view
+
+
+def table_view(game_id: int, seq: int, items: tuple[Component, ...]) -> discord.ui.View | None:
+    """The live table's components; one that cannot fit Discord's limits is left out."""
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in items:
+        item: discord.ui.DynamicItem[Any]
+        if isinstance(spec, Button):
+            item = TableButton(game_id, seq, spec.op, spec.arg, spec)
+        else:
+            item = TableSelect(game_id, seq, spec.op, spec)
+        if not _fits(item.item.custom_id or ""):  # type: ignore[attr-defined]
+            continue
+        try:
+            view.add_item(item)
+        except ValueError:  # five rows are full
+            break
+    return view
+
+
+def prompt_view(game_id: int, owed: Prompt) -> discord.ui.View | None:
+    if not owed.components:
+        return None
+    view = discord.ui.View(timeout=None)
+    for spec in owed.components:
+        item: discord.ui.DynamicItem[Any]
+        if isinstance(spec, Button):
+            item = PromptButton(game_id, owed.colour, owed.turn, spec.op, spec.arg, spec)
+        else:
+            item = PromptSelect(game_id, owed.colour, owed.turn, spec.op, spec.arg, spec)
+        try:
+            view.add_item(item)
+        except ValueError:
+            break
+    return view

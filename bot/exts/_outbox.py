@@ -1,0 +1,451 @@
+"""The outbox: the only path from a committed game to Discord.
+
+After each commit (``kick``), at start-up and on a periodic tick, it computes the desired table
+of a game (:func:`bot.table.desired`) from what is stored, compares it with what it last showed
+(message ids and digests, kept in the store) and brings Discord to it: post, edit, delete, DM.
+A second run with nothing new changes nothing. A Discord call that fails with 429 or 5xx stops
+this run and schedules another with backoff; a message deleted by hand is posted again; a DM
+that Discord refuses (``Forbidden``) marks the seat's DMs closed, after which the 🔒 button serves
+it. Nothing here can lose or stall a game: the game is stored before the outbox runs, and the
+same tick resumes chance and AI steps that a failure interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+from bot import table
+from bot.constants import RETRY_FIRST, RETRY_MOST
+from bot.exts._items import embed_of, lobby_view, prompt_view, table_view
+from bot.host.sessions import Session
+from bot.host.store import MessageRow
+from bot.table import Desired, Post, Private
+from bot.table.words import game_name
+from render import giants, giganten, makemake
+from render.i18n import t
+
+if TYPE_CHECKING:
+    from bot.app import GameBot
+
+log = logging.getLogger(__name__)
+
+RENDERERS: dict[str, table.Renderer] = {
+    "giants": giants.board, "giganten": giganten.board, "makemake": makemake.board}
+T = TypeVar("T")
+
+
+class Retry(Exception):
+    """Discord answered 429 or 5xx: try this game again later."""
+
+
+class Outbox:
+    """Reconciles every game's Discord messages with its stored state."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._dirty: set[int] = set()
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._backoff: dict[int, float] = {}
+        self._retrying: dict[int, asyncio.Task[None]] = {}
+        self.calls = 0
+        """Discord calls made (posts, edits, deletes, DMs): tests read it."""
+
+    # --- scheduling ----------------------------------------------------------------------------
+
+    def kick(self, game_id: int) -> None:
+        """Show game ``game_id`` as stored now, soon; runs coalesce per game."""
+        self._dirty.add(game_id)
+        task = self._running.get(game_id)
+        if task is None or task.done():
+            self._running[game_id] = asyncio.create_task(self._drain(game_id),
+                                                         name=f"outbox-{game_id}")
+
+    async def _drain(self, game_id: int) -> None:
+        while game_id in self._dirty:
+            self._dirty.discard(game_id)
+            await self.reconcile(game_id)
+
+    async def reconcile_all(self) -> None:
+        """Every game in memory: at start-up and on the tick. Stalled games resume first."""
+        host = self.bot.games
+        for session in host.stalled():
+            try:
+                await host.resume(session.id)
+            except Exception:
+                log.exception("game %s could not resume; trying again on the next tick",
+                              session.id)
+        for game_id in sorted(host.sessions):
+            await self.reconcile(game_id)
+
+    def _retry_later(self, game_id: int) -> None:
+        delay = self._backoff.get(game_id, RETRY_FIRST / 2) * 2
+        self._backoff[game_id] = min(delay, RETRY_MOST)
+        if game_id in self._retrying and not self._retrying[game_id].done():
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            self.kick(game_id)
+
+        self._retrying[game_id] = asyncio.create_task(later(), name=f"outbox-retry-{game_id}")
+
+    async def adopt(self, game_id: int, slot: str, message: discord.Message,
+                    post: Post) -> None:
+        """A message an interaction posted itself (the lobby card, as the answer to
+        ``/game new``): from now on the outbox keeps it up to date."""
+        session = self.bot.games.sessions.get(game_id)
+        if session is not None:
+            await self._remember(session, slot, message, post)
+
+    # --- one game ------------------------------------------------------------------------------
+
+    async def reconcile(self, game_id: int) -> None:
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            try:
+                done = await self._reconcile(game_id)
+            except Retry:
+                self._retry_later(game_id)
+                return
+            except Exception:
+                log.exception("showing game %s failed; the next tick tries again", game_id)
+                return
+            self._backoff.pop(game_id, None)
+            if done:
+                self.bot.games.drop(game_id)
+                self._locks.pop(game_id, None)
+
+    async def _reconcile(self, game_id: int) -> bool:
+        """One pass; True when the game is over and Discord shows all of its end."""
+        host = self.bot.games
+        session = host.sessions.get(game_id)
+        if session is None:
+            return False
+        store = host.store
+        stored = await store.messages(game_id)
+        names = self._names(session)
+        renderer = RENDERERS.get(session.row.game)
+        live_row = stored.get("live")
+        home = None
+        if session.status != "lobby" and session.game is not None:
+            home = await self._home(session)  # first: the lobby card and DMs link to it
+        want = table.desired(session, self.bot.settings.clock(), names, renderer,
+                             live_row.stage if live_row else "", self.bot.settings.ping_after)
+        await self._lobby(session, want, stored.get("lobby"))
+        if want.live is None or home is None:
+            return False
+        await self._live(session, want, home, live_row, names, renderer)
+        await self._ping(session, want.ping, home, stored.get("ping"))
+        wanted = {p.colour for p in want.privates}
+        for private in want.privates:
+            await self._private(session, private, stored)
+        note = table.dm_note(session, session.row.language)  # DMs found closed just now count
+        if note is not None and "dm_note" not in stored:
+            message = await self._call(home.send(note.content,
+                                                 allowed_mentions=discord.AllowedMentions.none()))
+            await self._remember(session, "dm_note", message, note)
+        for slot, row in stored.items():  # prompts of seats an AI has taken over
+            if slot.startswith("prompt:") and slot[7:] not in wanted:
+                await self._retire(session, slot[7:], row)
+        if want.final is not None and "final" not in stored:
+            assert want.final.attachment is not None
+            name, record = want.final.attachment
+            message = await self._call(home.send(
+                want.final.content, file=discord.File(io.BytesIO(record.encode()), filename=name),
+                allowed_mentions=discord.AllowedMentions.none()))
+            await self._remember(session, "final", message, want.final)
+        return session.status != "running"
+
+    def _names(self, session: Session) -> dict[str, str]:
+        """Colour -> a plain name for the board legend (images cannot show mentions)."""
+        lang = session.row.language
+        guild = self.bot.get_guild(session.row.guild_id) if session.row.guild_id else None
+        out = {}
+        for seat in session.seats:
+            if seat.is_ai:
+                out[seat.colour] = t("bot.legend.ai", lang, level=seat.ai_level)
+                continue
+            assert seat.user_id is not None
+            member = guild.get_member(seat.user_id) if guild else None
+            user = member or self.bot.get_user(seat.user_id)
+            out[seat.colour] = (user.display_name if user else seat.name) \
+                or t("bot.legend.player", lang)
+        return out
+
+    # --- Discord calls -------------------------------------------------------------------------
+
+    async def _call(self, call: Awaitable[T]) -> T:
+        """One Discord call: 429 and 5xx become :class:`Retry`; others are the caller's."""
+        self.calls += 1
+        try:
+            return await call
+        except discord.HTTPException as error:
+            if error.status == 429 or error.status >= 500:
+                log.info("Discord answered %s; retrying later", error.status)
+                raise Retry from error
+            raise
+
+    async def _remember(self, session: Session, slot: str, message: discord.Message,
+                        post: Post, stage: str = "") -> None:
+        await self.bot.games.store.set_message(session.id, MessageRow(
+            slot, message.channel.id, message.id, _digest(post), stage))
+
+    def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        channel = self.bot.get_channel(channel_id)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def _message(self, channel_id: int, message_id: int) -> discord.PartialMessage | None:
+        channel = self._channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self._call(self.bot.fetch_channel(channel_id))  # type: ignore
+            except (discord.NotFound, discord.Forbidden):
+                return None
+        getter: Callable[[int], discord.PartialMessage] | None = getattr(
+            channel, "get_partial_message", None)
+        return getter(message_id) if getter else None
+
+    async def _edit(self, row: MessageRow, post: Post, view: discord.ui.View | None,
+                    new_picture: bool) -> bool:
+        """Edit a stored message to ``post``; False when it is gone (deleted by hand)."""
+        message = await self._message(row.channel_id, row.message_id)
+        if message is None:
+            return False
+        kwargs: dict[str, Any] = {"content": post.content or None, "embed": embed_of(post),
+                                  "view": view}
+        if new_picture:
+            files = await _files(post)
+            kwargs["attachments"] = files
+        try:
+            await self._call(message.edit(**kwargs))
+        except discord.NotFound:
+            return False
+        return True
+
+    # --- the parts -----------------------------------------------------------------------------
+
+    async def _lobby(self, session: Session, want: Desired, row: MessageRow | None) -> None:
+        message_id = session.row.lobby_message_id
+        if message_id is None:
+            return
+        if row is None:
+            row = MessageRow("lobby", session.row.channel_id, message_id)
+        if row.digest == _digest(want.lobby):
+            return
+        view = lobby_view(session.id, want.lobby.components)
+        if await self._edit(row, want.lobby, view, False):
+            await self.bot.games.store.set_message(session.id, MessageRow(
+                "lobby", row.channel_id, row.message_id, _digest(want.lobby)))
+
+    async def _home(self, session: Session) -> discord.abc.Messageable | None:
+        """Where the table lives: decided once, when the game has started."""
+        row = session.row
+        if row.thread_id is None:
+            thread_id = await self._open_thread(session)
+            await self.bot.games.set_home(session.id, thread_id or row.channel_id)
+        channel = self._channel(session.row.home_id)
+        if channel is None:
+            try:
+                fetched = await self._call(self.bot.fetch_channel(session.row.home_id))
+            except (discord.NotFound, discord.Forbidden):
+                log.warning("game %s: its channel is gone or hidden", session.id)
+                return None
+            channel = fetched if isinstance(fetched, discord.abc.Messageable) else None
+        return channel
+
+    async def _open_thread(self, session: Session) -> int | None:
+        row = session.row
+        if row.lobby_message_id is None or not await self.bot.games.store.threads_allowed(
+                row.guild_id):
+            return None
+        channel = self.bot.get_channel(row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        me = channel.guild.me
+        if me is None or not channel.permissions_for(me).create_public_threads \
+                or not channel.permissions_for(me).send_messages_in_threads:
+            return None
+        lang = row.language
+        name = t("bot.table.thread", lang, game=game_name(row.game, lang), id=row.id)
+        try:
+            thread = await self._call(channel.get_partial_message(row.lobby_message_id)
+                                      .create_thread(name=name[:100]))
+        except (discord.Forbidden, discord.NotFound) as error:
+            log.info("game %s: no thread (%s); the table stays in the channel", row.id, error)
+            return None
+        return thread.id
+
+    async def _live(self, session: Session, want: Desired, home: discord.abc.Messageable,
+                    row: MessageRow | None, names: dict[str, str],
+                    renderer: table.Renderer | None) -> None:
+        assert want.live is not None
+        if row is not None and row.stage != want.stage:
+            start = table.parse_stage(want.stage)
+            final = table.closing(session, row.stage, names, renderer,
+                                  start[1] if start else session.seq + 1)
+            if final is not None:
+                await self._edit(row, final, None, _picture_changed(row, final))
+            else:
+                await self._strip(row)
+            await self.bot.games.store.drop_message(session.id, "live")
+            row = None
+        view = table_view(session.id, want.live.seq, want.live.components)
+        if row is not None:
+            if row.digest == _digest(want.live):
+                return
+            if await self._edit(row, want.live, view, _picture_changed(row, want.live)):
+                await self.bot.games.store.set_message(session.id, MessageRow(
+                    "live", row.channel_id, row.message_id, _digest(want.live), want.stage))
+                return
+        files = await _files(want.live)
+        message = await self._call(home.send(
+            content=want.live.content or None, embed=embed_of(want.live), files=files,
+            view=view or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()))
+        await self._remember(session, "live", message, want.live, want.stage)
+
+    async def _strip(self, row: MessageRow) -> None:
+        message = await self._message(row.channel_id, row.message_id)
+        if message is not None:
+            with contextlib.suppress(discord.NotFound):
+                await self._call(message.edit(view=None))
+
+    async def _ping(self, session: Session, want: Post | None, home: discord.abc.Messageable,
+                    row: MessageRow | None) -> None:
+        store = self.bot.games.store
+        if want is None:
+            if row is not None:
+                await self._delete(row)
+                await store.drop_message(session.id, "ping")
+            return
+        users = ",".join(str(u) for u in sorted(want.mentions))
+        flag = "remind" if session.row.reminded else ""
+        if row is not None:
+            had_users, _, had_flag = row.stage.partition("|")
+            had = set(had_users.split(",")) if had_users else set()
+            if set(users.split(",")) <= had and had_flag == flag:
+                # fewer to nudge: an edit, which notifies nobody
+                if row.digest != _digest(want) and await self._edit(row, want, None, False):
+                    await store.set_message(session.id, MessageRow(
+                        "ping", row.channel_id, row.message_id, _digest(want), row.stage))
+                return
+            await self._delete(row)
+        message = await self._call(home.send(
+            want.content, allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(u) for u in want.mentions], roles=False, everyone=False)))
+        await self._remember(session, "ping", message, want, f"{users}|{flag}")
+
+    async def _delete(self, row: MessageRow) -> None:
+        message = await self._message(row.channel_id, row.message_id)
+        if message is None:
+            return
+        with contextlib.suppress(discord.NotFound):
+            await self._call(message.delete())
+
+    async def _dm(self, session: Session, private: Private, send: Callable[
+            [discord.User], Awaitable[discord.Message]]) -> discord.Message | None:
+        """A new DM; None (and the seat's DMs marked closed) when Discord refuses it."""
+        try:
+            user = self.bot.get_user(private.user_id) or await self._call(
+                self.bot.fetch_user(private.user_id))
+            return await self._call(send(user))
+        except discord.Forbidden:
+            await self.bot.games.set_dm_closed(session.id, private.colour, True)
+            return None
+
+    async def _private(self, session: Session, private: Private,
+                       stored: dict[str, MessageRow]) -> None:
+        if private.colour in session.dm_closed:
+            return
+        store = self.bot.games.store
+        screen = private.screen
+        slot = f"screen:{private.colour}"
+        row = stored.get(slot)
+        if screen is not None and (row is None or row.digest != _digest(screen)):
+            edited = row is not None and await self._edit_dm(row, screen, None,
+                                                              _picture_changed(row, screen))
+            if edited:
+                assert row is not None
+                await store.set_message(session.id, MessageRow(
+                    slot, row.channel_id, row.message_id, _digest(screen)))
+            else:
+                files = await _files(screen)
+                message = await self._dm(session, private, lambda user: user.send(
+                    screen.content, files=files))
+                if message is None:
+                    return
+                await self._remember(session, slot, message, screen)
+        owed = private.prompt
+        slot = f"prompt:{private.colour}"
+        row = stored.get(slot)
+        if owed is None:
+            if row is not None:
+                await self._retire(session, private.colour, row)
+            return
+        if row is not None and row.stage == str(owed.turn):
+            return
+        if row is not None:
+            await self._retire(session, private.colour, row)
+        post = Post(content=owed.text, seq=owed.turn)
+        view = prompt_view(session.id, owed)
+        message = await self._dm(session, private, lambda user: user.send(
+            owed.text, view=view or discord.utils.MISSING))
+        if message is not None:
+            await self._remember(session, slot, message, post, str(owed.turn))
+
+    async def _edit_dm(self, row: MessageRow, post: Post, view: discord.ui.View | None,
+                       new_picture: bool) -> bool:
+        try:
+            return await self._edit(row, post, view, new_picture)
+        except discord.Forbidden:
+            return False
+
+    async def _retire(self, session: Session, colour: str, row: MessageRow) -> None:
+        """A prompt whose decision is made (or gone) loses its components and says so."""
+        lang = session.row.language
+        own = [s for s in session.log if s.actor == colour]
+        turn = int(row.stage) if row.stage.isdecimal() else -1
+        if session.status == "aborted":
+            text = t("bot.hidden.aborted", lang)
+        elif 0 <= turn < len(own):
+            line = own[turn].line.split(" ", 1)[1] if " " in own[turn].line else own[turn].line
+            key = "bot.hidden.played_by_ai" if own[turn].by == "timeout" else \
+                "bot.hidden.submitted"
+            text = t(key, lang, line=line, id=session.id)
+        else:
+            text = t("bot.hidden.closed", lang)
+        message = await self._message(row.channel_id, row.message_id)
+        if message is not None:
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await self._call(message.edit(content=text, view=None))
+        await self.bot.games.store.drop_message(session.id, f"prompt:{colour}")
+
+
+def _digest(post: Post) -> str:
+    return f"{post.digest()}:{post.picture.key if post.picture else ''}"
+
+
+def _picture_changed(row: MessageRow, post: Post) -> bool:
+    old = row.digest.partition(":")[2]
+    return post.picture is not None and old != post.picture.key
+
+
+async def _files(post: Post) -> list[discord.File]:
+    if post.picture is None:
+        return []
+    try:
+        png = await asyncio.to_thread(post.picture.draw)
+    except Exception:
+        log.exception("drawing %s failed: shown without it", post.picture.filename)
+        return []
+    return [discord.File(io.BytesIO(png), filename=post.picture.filename)] if png else []
+
+
+__all__ = ["Outbox", "Retry"]

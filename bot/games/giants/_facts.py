@@ -1,0 +1,48 @@
+"""The few Giants numbers a phone user needs now, one short line each, for the status embed.
+
+Made from the public view only: who owns an erected moai counts only where everyone may know it
+(``running_score=yes``, or once the game is over), so a seat's own view gives the same lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render.i18n import t
+
+
+def _names(view: dict[str, Any], lang: str, names: dict[str, str]) -> dict[str, str]:
+    return {s: names.get(s) or t(f"render.colour.{s}", lang) for s in view["seats"]}
+
+
+def _join(parts: list[str]) -> str:
+    return " · ".join(parts)
+
+
+def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
+    """Round of the limit; this round's dice and statues on offer; what is left in the
+    supplies (rongo included); the moai erected (per player when that is public)."""
+    shown = _names(view, lang, names)
+    lines = [t("bot.giants.fact.round", lang, round=view["round"],
+               limit=view["options"]["round_limit"])]
+    dice, offer = view.get("dice"), view.get("offer") or []
+    if dice and not view["finished"]:
+        faces = " ".join(str(f) for f in dice)
+        lines.append(t("bot.giants.fact.offer", lang, faces=faces,
+                       sizes=" ".join(str(s) for s in offer)) if offer
+                     else t("bot.giants.fact.dice", lang, faces=faces))
+    supply = view["supply"]
+    moai = supply["moai"]
+    lines.append(t("bot.giants.fact.supply", lang, one=moai["1"], two=moai["2"],
+                   three=moai["3"], headdresses=supply["headdresses"], logs=supply["logs"],
+                   rongo=supply["rongo"]))
+    erected = [a for a in view["ahus"].values() if a["moai"]]
+    public = view["finished"] or view["options"].get("running_score")
+    if public and erected:
+        counts = _join([t("bot.giants.fact.seat_moai", lang, name=shown[s],
+                          n=sum(1 for a in erected if a["owner"] == s))
+                        for s in view["seats"]])
+        lines.append(t("bot.giants.fact.erected_by", lang, counts=counts))
+    else:
+        lines.append(t("bot.giants.fact.erected", lang, n=len(erected)))
+    return lines

@@ -1,0 +1,50 @@
+"""The few Giganten numbers a phone user needs now, one short line each, for the status embed.
+
+Made from the public view only: no licence hand, no tile value, no sealed number is read, so a
+seat's own view gives the same lines as a spectator's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render.i18n import t
+from rules.giganten.board import COMPANIES, HARBOUR
+
+
+def _names(view: dict[str, Any], lang: str, names: dict[str, str]) -> dict[str, str]:
+    return {s: names.get(s) or t(f"render.colour.{s}", lang) for s in view["seats"]}
+
+
+def _money(amount: int, lang: str) -> str:
+    return t("render.giganten.money", lang, amount=f"{amount:,}")
+
+
+def _company(company: str, lang: str) -> str:
+    return t(f"bot.giganten.company.{company}", lang)
+
+
+def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
+    """Round and how far the black train has to go; the oil prices; the open auction (its
+    company and high bid); the movement points left in a turn; the oil chips in the supply."""
+    shown = _names(view, lang, names)
+    lines = [t("bot.giganten.fact.round", lang, round=view["round"],
+               black=view["black_loco"], harbour=HARBOUR)]
+    prices = " · ".join(f"{_company(c, lang)} {_money(view['prices'][c], lang)}"
+                        for c in COMPANIES)
+    lines.append(t("bot.giganten.fact.prices", lang, prices=prices))
+    auction = view.get("auction")
+    if auction:
+        company = _company(auction["company"], lang)
+        bidder = auction.get("high_bidder")
+        lines.append(t("bot.giganten.fact.auction_high", lang, company=company,
+                       bid=auction["high_bid"], name=shown[bidder]) if bidder in shown
+                     else t("bot.giganten.fact.auction_open", lang, company=company))
+    turn = view.get("turn")
+    if turn and turn.get("seat") in shown:
+        lines.append(t("bot.giganten.fact.mp", lang, name=shown[turn["seat"]],
+                       mp=turn["mp_left"]))
+    supply = view.get("supply")
+    lines.append(t("bot.giganten.fact.supply_unlimited", lang) if supply is None
+                 else t("bot.giganten.fact.supply", lang, n=supply))
+    return lines

@@ -1,0 +1,450 @@
+"""The desired table: from a stored game, what Discord should show (DESIGN.md "The table").
+
+Discord-free and pure given its inputs: the session (host), the game's presentation (games) and
+the moment. The outbox (``bot/exts/_outbox.py``) compares this with what it last showed and
+posts, edits or deletes the difference. A board is a :class:`Picture` with a key that says what
+it shows, so it is drawn only when that changes.
+
+- **lobby**: the game's card in the channel (seats, options; the result at the end).
+- **live**: one message per stage (see ``GameUI.stage``): board, status embed, the stage's
+  latest log lines, and the components of the current decision. A new stage gets a new message;
+  the previous one keeps its final board and log (:func:`closing`) and loses its components.
+- **ping**: a short message mentioning the humans who must act and have not acted in this
+  game for a while; gone once they act.
+- **screens** and **prompts**: per human seat, the DM screen message (edited in place) and the
+  DM prompt of a secret decision (a new DM per decision).
+- **final**: the result with the game record, posted once at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.constants import (
+    BOARD_FILE,
+    EMBED_COLOUR,
+    LOG_LINES,
+    MAX_CONTENT,
+    MAX_EMBED_DESCRIPTION,
+    MAX_EMBED_FIELD,
+    SCREEN_FILE,
+)
+from bot.games import Button, Component, GameUI, Select, component_key, game_ui
+from bot.host.sessions import Seat, Session, Step
+from bot.table.private import Prompt, owes_secret, pending_humans, prompt, secret_now
+from bot.table.words import (
+    colour_name,
+    colour_names,
+    game_name,
+    mentions,
+    result_title,
+    seat_label,
+    standings,
+    step_line,
+)
+from render.i18n import has, t
+
+
+@dataclass(frozen=True)
+class Embed:
+    title: str
+    description: str = ""
+    fields: tuple[tuple[str, str], ...] = ()
+    image: str | None = None
+    """The attachment shown inside the embed (``board.png``)."""
+    colour: int = EMBED_COLOUR
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A PNG to attach: ``key`` names what it shows, ``draw`` makes it (only when needed)."""
+
+    filename: str
+    key: str
+    draw: Callable[[], bytes | None] = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Post:
+    """One Discord message as the table wants it."""
+
+    content: str = ""
+    embed: Embed | None = None
+    picture: Picture | None = None
+    components: tuple[Component, ...] = ()
+    mentions: tuple[int, ...] = ()
+    """Users this message may ping (only pings do)."""
+    attachment: tuple[str, str] | None = None
+    """A text file (name, content): the game record at the end."""
+    seq: int = 0
+    """The action count the components belong to (a click on an older one is refused)."""
+
+    def digest(self) -> str:
+        """What the message shows, as a short hash: equal digests need no edit."""
+        data = json.dumps([self.content, self.embed.__dict__ if self.embed else None,
+                           self.picture.key if self.picture else None,
+                           component_key(self.components), self.seq,
+                           self.attachment[0] if self.attachment else None],
+                          sort_keys=True, ensure_ascii=False, default=list)
+        return hashlib.sha1(data.encode(), usedforsecurity=False).hexdigest()
+
+
+@dataclass(frozen=True)
+class Private:
+    """What one human seat should have in its DMs."""
+
+    colour: str
+    user_id: int
+    screen: Post | None
+    prompt: Prompt | None
+
+
+@dataclass(frozen=True)
+class Desired:
+    game_id: int
+    status: str
+    lobby: Post
+    stage: str = ""
+    """``<stage key>|<first seq of the stage>``; empty while there is no live table."""
+    live: Post | None = None
+    ping: Post | None = None
+    dm_note: Post | None = None
+    privates: tuple[Private, ...] = ()
+    final: Post | None = None
+
+
+Renderer = Callable[..., bytes]
+
+
+def _digest(*parts: Any) -> str:
+    data = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=list)
+    return hashlib.sha1(data.encode(), usedforsecurity=False).hexdigest()
+
+
+# --- stages ----------------------------------------------------------------------------------
+
+def stage_key(session: Session, state: Any) -> str:
+    return game_ui(session.row.game).stage(session.module.view(state, None))
+
+
+def stage_start(session: Session, key: str, known: tuple[str, int] | None) -> int:
+    """The first action *played in* the current stage ``key`` (an action belongs to the stage of
+    the position it was played in, so the move that ends a stage is that stage's last line):
+    from what the outbox stored when the stage is unchanged, else found among the recent
+    positions kept in memory."""
+    if known is not None and known[0] == key:
+        return known[1]
+    entered = session.seq  # the position after this action is the first one in the stage
+    while entered >= 1:
+        state = session.state_at(entered - 1)
+        if state is None or stage_key(session, state) != key:
+            break
+        entered -= 1
+    return entered + 1
+
+
+def parse_stage(text: str) -> tuple[str, int] | None:
+    key, sep, start = text.rpartition("|")
+    return (key, int(start)) if sep and start.isdecimal() else None
+
+
+# --- the live table --------------------------------------------------------------------------
+
+def desired(session: Session, now: datetime, names: dict[str, str], renderer: Renderer | None,
+            stored_stage: str = "", ping_after: float = 180.0) -> Desired:
+    """Everything this game should show now. ``names`` are the players' display names for the
+    board legend (an image cannot show a mention)."""
+    lang = session.row.language
+    lobby = lobby_post(session)
+    if session.status == "lobby" or session.game is None:
+        return Desired(session.id, session.status, lobby)
+    view = session.view(None)
+    ui = game_ui(session.row.game)
+    known = parse_stage(stored_stage)
+    if session.status == "running":
+        key = ui.stage(view)
+        start = stage_start(session, key, known)
+    else:  # the end is shown on the last stage's message, not on a new one
+        key, start = known if known is not None else ("over", max(session.seq, 1))
+    live = live_post(session, ui, view, start, names, renderer, lang)
+    final = final_post(session, lang) if session.status == "finished" else None
+    return Desired(session.id, session.status, lobby, f"{key}|{start}", live,
+                   ping_post(session, now, ping_after, lang), dm_note(session, lang),
+                   tuple(privates(session, ui)), final)
+
+
+def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
+              names: dict[str, str], renderer: Renderer | None, lang: str,
+              closed: bool = False) -> Post:
+    """The live message of the stage that began with action ``start``, as of ``view``."""
+    steps = session.log[start - 1:]
+    picture = _board(session, ui, view, names, renderer, lang, steps)
+    # a young stage's log starts with what came just before it, so its message reads on its own
+    earlier = max(0, start - 1 - max(0, LOG_LINES - len(steps)))
+    steps = session.log[earlier:]
+    embed = Embed(title=_title(session, ui, view, lang), description=_status(session, ui, view,
+                                                                          lang, closed),
+                  fields=_fields(session, ui, view, steps, lang),
+                  image=BOARD_FILE if picture else None)
+    components = () if closed else tuple(table_components(session, ui, view, lang))
+    return Post(embed=embed, picture=picture, components=components, seq=session.seq)
+
+
+def closing(session: Session, stored_stage: str, names: dict[str, str],
+            renderer: Renderer | None, new_start: int) -> Post | None:
+    """The final form of the previous stage's message: its last board and whole log, no
+    components; None when its last position is no longer kept (then only the components
+    go)."""
+    known = parse_stage(stored_stage)
+    if known is None or new_start <= known[1]:
+        return None
+    end = new_start - 1
+    state = session.state_at(end)
+    if state is None:
+        return None
+    ui = game_ui(session.row.game)
+    view = session.module.view(state, None)
+    lang = session.row.language
+    steps = session.log[known[1] - 1:end]
+    picture = _board(session, ui, view, names, renderer, lang, steps)
+    embed = Embed(title=_title(session, ui, view, lang),
+                  fields=_fields(session, ui, view, steps, lang),
+                  image=BOARD_FILE if picture else None)
+    return Post(embed=embed, picture=picture, seq=end)
+
+
+def _title(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
+    game = game_name(session.row.game, lang)
+    if view.get("finished"):
+        return t("bot.table.title_over", lang, game=game, id=session.id)
+    return t("bot.table.title", lang, game=game, id=session.id, round=view.get("round"),
+             stage=ui.stage_name(view, lang))
+
+
+def _status(session: Session, ui: GameUI, view: dict[str, Any], lang: str,
+            closed: bool) -> str:
+    """Who acts and what they decide, in words a phone user can act on."""
+    if session.status == "aborted":
+        return t("bot.table.aborted", lang)
+    if session.status == "finished":
+        return "\n".join([result_title(session, lang), *standings(session, lang)])
+    if closed:
+        return ""
+    humans = pending_humans(session)
+    pending = list(view.get("pending", []))
+    who = mentions(session, pending, lang)
+    if not pending:
+        return ""
+    if not humans:
+        return t("bot.table.ai_turn", lang, who=who)
+    kind = session.kind()
+    phase = ui.phase_name(kind, lang)
+    if secret_now(session):
+        return t("bot.table.secret", lang, who=who, phase=phase)
+    legal = [str(a) for a in session.legal(humans[0].colour)]
+    shown = [c for c in ui.components(kind, view, humans[0].colour, legal, lang)
+             if c.op not in ("info", "open")]
+    if not shown:
+        how = t("bot.table.how_play", lang)
+    elif _covers(shown, legal):
+        how = t("bot.table.how_buttons", lang)
+    else:
+        how = t("bot.table.how_both", lang)
+    return t("bot.table.turn", lang, who=who, phase=phase, how=how)
+
+
+def _covers(shown: list[Component], legal: list[str]) -> bool:
+    """Whether the components offer every legal action (then /play is not worth a mention)."""
+    offered = {c.arg for c in shown if isinstance(c, Button) and c.op == "act"}
+    picks = sum(1 for c in shown if isinstance(c, Select) or c.op in ("pick", "other"))
+    return picks > 0 or set(legal) <= offered
+
+
+def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step],
+            lang: str) -> tuple[tuple[str, str], ...]:
+    names = colour_names(session, lang)
+    out: list[tuple[str, str]] = []
+    facts = ui.facts(view, lang, names)
+    if facts:
+        out.append((t("bot.table.facts", lang), _cut("\n".join(facts), MAX_EMBED_FIELD)))
+    scores = view.get("scores") or {}
+    if scores and not view.get("finished"):
+        line = " · ".join(f"{colour_name(c, lang)} {ui.score_text(scores[c], lang)}"
+                          for c in view.get("seats", scores) if c in scores)
+        out.append((t("bot.table.scores", lang), _cut(line, MAX_EMBED_FIELD)))
+    lines = [step_line(ui, step, lang, names) for step in steps]
+    if lines:
+        shown = lines[-LOG_LINES:]
+        if len(lines) > len(shown):
+            shown = ["…", *shown]
+        text = "\n".join(shown)
+        while len(text) > MAX_EMBED_FIELD and len(shown) > 2:
+            shown = ["…", *shown[2:]]
+            text = "\n".join(shown)
+        out.append((t("bot.table.log", lang), _cut(text, MAX_EMBED_FIELD)))
+    return tuple(out)
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _board(session: Session, ui: GameUI, view: dict[str, Any], names: dict[str, str],
+           renderer: Renderer | None, lang: str, steps: list[Step]) -> Picture | None:
+    if renderer is None:
+        return None
+    changed = sorted(ui.changed([e for s in _latest_turn(steps) for e in s.events]))
+    key = _digest(view, lang, names, changed)
+    board = renderer
+
+    def draw() -> bytes:
+        return board(view, lang, names, highlight=frozenset(changed))
+
+    return Picture(BOARD_FILE, key, draw)
+
+
+def _latest_turn(steps: list[Step]) -> list[Step]:
+    """What changed since the table's previous state: the latest human action with the AI and
+    chance steps around it (back to the previous human action)."""
+    humans = [i for i, s in enumerate(steps) if s.by in ("human", "timeout")]
+    if len(humans) >= 2:
+        return steps[humans[-2] + 1:]
+    return steps
+
+
+def table_components(session: Session, ui: GameUI, view: dict[str, Any],
+                     lang: str) -> list[Component]:
+    """The live table's components: the pending human's public decision, and the 🔒 button
+    for games with a private side (a closed DM, or a glance at one's screen mid-decision)."""
+    if session.status != "running" or session.game is None:
+        return []
+    items: list[Component] = []
+    humans = pending_humans(session)
+    if humans and not secret_now(session):
+        seat = humans[0]
+        legal = [str(a) for a in session.legal(seat.colour)]
+        items += ui.components(session.kind(), view, seat.colour, legal, lang)
+    if ui.has_screen():
+        label = t("bot.hidden.open_due", lang) if secret_now(session) \
+            else t("bot.hidden.open", lang)
+        items.append(Button("open", label, style="secondary"))
+    return items
+
+
+# --- the lobby card, the ping, the end ------------------------------------------------------
+
+def lobby_post(session: Session) -> Post:
+    lang = session.row.language
+    module = session.module
+    status = session.status
+    title_key = "bot.lobby.title" if status == "lobby" else f"bot.lobby.title_{status}"
+    fields = [(t("bot.lobby.seats", lang, count=len(session.seats), max=module.MAX_SEATS),
+               "\n".join(seat_label(s, lang) for s in session.seats)
+               or t("bot.lobby.empty", lang)),
+              (t("bot.lobby.options", lang), session.row.options or t("bot.lobby.defaults",
+                                                                         lang)),
+              (t("bot.lobby.ai_level", lang), str(session.row.ai_level))]
+    if session.row.turn_seconds:
+        fields.append((t("bot.lobby.turn_time", lang),
+                       t("bot.lobby.minutes", lang, minutes=session.row.turn_seconds // 60)))
+    if status == "running" and session.row.thread_id \
+            and session.row.thread_id != session.row.channel_id:
+        fields.append((t("bot.lobby.table", lang), f"<#{session.row.thread_id}>"))
+    if status == "finished":
+        fields.append((t("bot.lobby.result", lang), _cut(
+            "\n".join([result_title(session, lang), *standings(session, lang)]),
+            MAX_EMBED_FIELD)))
+    description = t("bot.lobby.description", lang, min=module.MIN_SEATS, max=module.MAX_SEATS,
+                    creator=f"<@{session.row.creator_id}>") if status == "lobby" else ""
+    embed = Embed(title=t(title_key, lang, game=game_name(session.row.game, lang)),
+                  description=_cut(description, MAX_EMBED_DESCRIPTION), fields=tuple(fields))
+    buttons = tuple(Button(op, t(f"bot.lobby.button.{op}", lang), style=style)
+                    for op, style in (("join", "success"), ("leave", "secondary"),
+                                      ("ai", "secondary"), ("start", "primary"))) \
+        if status == "lobby" else ()
+    return Post(embed=embed, components=buttons)
+
+
+def ping_post(session: Session, now: datetime, ping_after: float, lang: str) -> Post | None:
+    """Mentions of the humans who must act and have not acted for ``ping_after`` seconds (or
+    whose turn time is nearly up); None when nobody needs a nudge."""
+    if session.status != "running":
+        return None
+    due: list[Seat] = []
+    for seat in pending_humans(session):
+        idle = seat.acted_at is None or now - datetime.fromisoformat(seat.acted_at) \
+            >= timedelta(seconds=ping_after)
+        if idle or session.row.reminded:
+            due.append(seat)
+    if not due:
+        return None
+    who = ", ".join(f"<@{s.user_id}>" for s in due)
+    closed = any(s.colour in session.dm_closed for s in due)
+    where = t("bot.ping.table", lang) if not secret_now(session) \
+        else t("bot.ping.secret_closed" if closed else "bot.ping.secret", lang)
+    text = t("bot.ping.text", lang, who=who, game=game_name(session.row.game, lang),
+             id=session.id, where=where)
+    if session.row.reminded and session.row.deadline_at:
+        deadline = int(datetime.fromisoformat(session.row.deadline_at).timestamp())
+        text += " " + t("bot.ping.deadline", lang, deadline=f"<t:{deadline}:R>")
+    return Post(content=text[:MAX_CONTENT],
+                mentions=tuple(s.user_id for s in due if s.user_id is not None))
+
+
+def dm_note(session: Session, lang: str) -> Post | None:
+    """Once per game: whose DMs are closed, and that the 🔒 button serves them instead."""
+    closed = [s.colour for s in session.seats if s.colour in session.dm_closed and not s.is_ai]
+    if not closed or session.status != "running":
+        return None
+    return Post(content=t("bot.hidden.dm_closed", lang, who=mentions(session, closed, lang)))
+
+
+def final_post(session: Session, lang: str) -> Post:
+    record = session.record() or ""
+    return Post(content=_cut("\n".join([result_title(session, lang),
+                                        *standings(session, lang)]), MAX_CONTENT),
+                attachment=(f"{session.row.game}-{session.id}.txt", record))
+
+
+# --- the private side ------------------------------------------------------------------------
+
+def privates(session: Session, ui: GameUI) -> list[Private]:
+    """Per human seat: the DM screen (games with one) and the prompt of a secret decision."""
+    out = []
+    running = session.status == "running" and session.game is not None
+    for seat in session.seats:
+        if seat.is_ai or seat.user_id is None:
+            continue
+        lang = session.row.language
+        screen = screen_post(session, ui, seat, lang) if running and ui.has_screen() else None
+        owed = prompt(session, seat, lang) if running and owes_secret(session, seat) else None
+        out.append(Private(seat.colour, seat.user_id, screen, owed))
+    return out
+
+
+def screen_post(session: Session, ui: GameUI, seat: Seat, lang: str) -> Post:
+    view = session.view(seat.colour)
+    key = _digest(ui.screen_key(view, seat.colour), lang)
+
+    def draw() -> bytes | None:
+        return ui.screen(view, seat.colour, lang)
+
+    text = t("bot.hidden.screen", lang, game=game_name(session.row.game, lang), id=session.id,
+             colour=colour_name(seat.colour, lang), channel=f"<#{session.row.home_id}>")
+    words = ui.screen_text(view, seat.colour, lang)
+    return Post(content=_cut("\n".join(w for w in (text, words) if w), MAX_CONTENT),
+                picture=Picture(SCREEN_FILE, key, draw))
+
+
+def phase_label(ui: GameUI, kind: str, lang: str) -> str:
+    key = f"bot.{ui.name}.phase.{kind}"
+    return t(key, lang) if has(key, lang) else kind
+
+
+__all__ = ["Desired", "Embed", "Picture", "Post", "Private", "closing", "desired", "lobby_post",
+           "parse_stage", "screen_post", "stage_key", "table_components"]

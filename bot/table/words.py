@@ -1,0 +1,118 @@
+"""The table's words: names, seat labels, step lines, refusals and standings, in one language.
+
+Discord-free and built from views, events and the stored log only. A mention is written as
+``<@id>``: Discord shows it as the member's name, and pings only where a message allows it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.constants import MAX_ECHO
+from bot.games import GameUI, game_ui
+from bot.host.sessions import Refusal, Seat, Session, Step
+from render.i18n import has, rule_error, t
+from rules.core import IllegalAction
+
+
+def colour_name(colour: str, lang: str) -> str:
+    key = f"bot.colour.{colour}"
+    return t(key, lang) if has(key, lang) else colour.capitalize()
+
+
+def game_name(game: str, lang: str) -> str:
+    key = f"bot.game.{game}"
+    return t(key, lang) if has(key, lang) else game
+
+
+def seat_label(seat: Seat, lang: str) -> str:
+    """``Red (@alice)`` or ``Blue (AI, greedy)``."""
+    if seat.is_ai:
+        return t("bot.seat.ai", lang, colour=colour_name(seat.colour, lang), level=seat.ai_level)
+    return t("bot.seat.human", lang, colour=colour_name(seat.colour, lang),
+             mention=f"<@{seat.user_id}>")
+
+
+def colour_names(session: Session, lang: str) -> dict[str, str]:
+    """Colour -> how summaries name that seat (the colour, in bold)."""
+    return {s.colour: f"**{colour_name(s.colour, lang)}**" for s in session.seats}
+
+
+def mentions(session: Session, colours: list[str] | tuple[str, ...], lang: str) -> str:
+    return ", ".join(seat_label(s, lang) for c in colours if (s := session.seat(c)))
+
+
+def echo(text: str) -> str:
+    """User input repeated in an answer, cut so that no answer passes Discord's limits."""
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO - 1] + "…"
+
+
+def refusal_text(session: Session | None, error: Refusal | IllegalAction, lang: str) -> str:
+    """A refusal in words, in the user's language."""
+    if isinstance(error, IllegalAction):
+        game = session.row.game if session else ""
+        return t("bot.refuse.illegal", lang, reason=rule_error(game, error, lang))
+    params = dict(error.params)
+    if "pending" in params and session is not None:
+        params["pending"] = mentions(session, params["pending"], lang)
+    return t(error.key, lang, **params)
+
+
+def step_line(ui: GameUI, step: Step, lang: str, names: dict[str, str]) -> str:
+    """One applied action in words, from its events (the notation when no event has words).
+
+    A sealed line is only "has made their choice": its events say no more until the reveal."""
+    words = [w for e in step.events  # a wholly secret event is never summarised
+             if not isinstance(e.get("private"), str) and (w := ui.describe(e, lang, names))]
+    who = names.get(step.actor, step.actor)
+    if not words:
+        words = [t("bot.step.plain", lang, who=who, line=step.line) if ui.public_lines
+                 and not step.sealed else t("bot.step.acted", lang, who=who)]
+    return f"{t(f'bot.step.by_{step.by}', lang)} {' '.join(words)}"
+
+
+def step_lines(session: Session, steps: list[Step], lang: str) -> list[str]:
+    ui = game_ui(session.row.game)
+    names = colour_names(session, lang)
+    return [step_line(ui, step, lang, names) for step in steps]
+
+
+def private_lines(session: Session, steps: list[Step], colour: str, lang: str) -> list[str]:
+    """The events of ``steps`` that only ``colour`` may read (a peek's answer...), in words."""
+    ui = game_ui(session.row.game)
+    names = colour_names(session, lang)
+    return [w for step in steps for e in step.events
+            if secret_seat(e) == colour and (w := ui.describe_private(e, lang, names))]
+
+
+def secret_seat(event: dict[str, Any]) -> str | None:
+    """Whose secret an event carries: ``"private": colour`` (the whole event is secret) or
+    ``"private": {"seat": colour, ...}`` (only that part is; the summary tells the rest)."""
+    secret = event.get("private")
+    return secret.get("seat") if isinstance(secret, dict) else secret
+
+
+def end_reason(game: str, reason: str, lang: str) -> str:
+    for key in (f"bot.{game}.end.{reason}", f"bot.end.reason.{reason}"):
+        if has(key, lang):
+            return t(key, lang)
+    return reason.replace("_", " ")
+
+
+def standings(session: Session, lang: str) -> list[str]:
+    """The final ranking, best first, each score with its unit."""
+    result = session.result()
+    assert result is not None
+    ui = game_ui(session.row.game)
+    order = sorted(session.seats, key=lambda s: -result.scores.get(s.colour, 0))
+    return [t("bot.end.row", lang, rank=i + 1, who=seat_label(s, lang),
+              score=ui.score_text(result.scores.get(s.colour, 0), lang))
+            for i, s in enumerate(order)]
+
+
+def result_title(session: Session, lang: str) -> str:
+    result = session.result()
+    assert result is not None
+    return t("bot.end.title", lang, reason=end_reason(session.row.game, result.reason, lang),
+             winners=mentions(session, result.winners, lang))

@@ -1,0 +1,286 @@
+"""The shape of bot/ (DESIGN.md "Hosting"): read every module with ``ast`` and check that the
+imports between them form no cycle, that no extension imports another, that SQL lives only in
+the store, that no function imports, and that the layers point one way.
+
+Imports inside functions count (they run); imports under ``if TYPE_CHECKING:`` do not."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOT = ROOT / "bot"
+STORE = "bot.host.store"
+
+SQL = re.compile(
+    r"\bSELECT\b[\s\S]+?\bFROM\b"
+    r"|\bINSERT\s+(?:OR\s+\w+\s+)?INTO\b"
+    r"|\bREPLACE\s+INTO\b"
+    r"|\bUPDATE\s+\w+\s+SET\b"
+    r"|\bDELETE\s+FROM\b"
+    r"|\b(?:CREATE|ALTER|DROP)\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|VIEW|TRIGGER)\b"
+    r"|\bPRAGMA\s+\w+")
+"""SQL statements as the store writes them (upper-case keywords)."""
+
+LAYERS = ("bot.exts", "bot.table", "bot.games", "bot.host")
+"""Dependencies point one way: exts -> table -> games -> host (DESIGN.md "Hosting")."""
+FOREIGN = {"bot.host": ("discord", "PIL", "render"), "bot.table": ("discord", "PIL"),
+           "bot.games": ("discord",)}
+"""Libraries a layer must not use: the host knows no Discord and no Pillow; the table and the
+games are Discord-free."""
+
+
+@dataclass
+class Module:
+    name: str
+    path: Path
+    package: bool
+    tree: ast.Module
+    imports: set[str] = field(default_factory=set)
+    """Every imported name, absolute (``bot.host.store``, ``bot.games.Button``, ``discord``)."""
+    nested: list[tuple[int, str]] = field(default_factory=list)
+    """Imports inside a function: (line, what)."""
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def runtime_nodes(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.AST, bool]]:
+    """Every node that runs, with whether it is inside a function; the body of an
+    ``if TYPE_CHECKING:`` is left out (its ``else`` runs)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and is_type_checking(child.test):
+            for other in child.orelse:
+                yield other, in_function
+                yield from runtime_nodes(other, in_function)
+            continue
+        yield child, in_function
+        inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef
+                                           | ast.Lambda)
+        yield from runtime_nodes(child, inside)
+
+
+def absolute(module: Module, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = module.name.split(".") if module.package else module.name.split(".")[:-1]
+    base = parts[:len(parts) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def read_modules() -> dict[str, Module]:
+    modules = {}
+    for path in sorted(BOT.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if package else parts)
+        module = Module(name, path, package, ast.parse(path.read_text(encoding="utf-8"),
+                                                       filename=str(path)))
+        for node, in_function in runtime_nodes(module.tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = absolute(module, node)
+                names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            module.imports.update(names)
+            if in_function:
+                module.nested.append((node.lineno, ast.unparse(node)))
+        modules[name] = module
+    return modules
+
+
+MODULES = read_modules()
+
+
+def edges() -> dict[str, set[str]]:
+    """Module -> the bot modules it imports (``from bot.games import giants`` names the
+    submodule; ``from bot.games import Button`` the package)."""
+    return {name: {target for target in module.imports if target in MODULES and target != name}
+            for name, module in MODULES.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def package_and_its_own(component: list[str]) -> bool:
+    """A package ``__init__`` importing its own submodules, which import it back: fine."""
+    top = min(component, key=len)
+    return MODULES[top].package and all(within(member, top) for member in component)
+
+
+def is_cog(name: str) -> bool:
+    """A public extension module (``bot.exts.lobby``); ``bot.exts._outbox`` is shared."""
+    return name.startswith("bot.exts.") and not name.rpartition(".")[2].startswith("_")
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> dict[str, str]:
+    """Every module ``start`` imports, directly or not, with the module that imports it."""
+    seen: dict[str, str] = {}
+    todo = [start]
+    while todo:
+        node = todo.pop()
+        for target in graph[node]:
+            if target not in seen and target != start:
+                seen[target] = node
+                todo.append(target)
+    return seen
+
+
+def layer(name: str) -> int | None:
+    return next((i for i, top in enumerate(LAYERS) if within(name, top)), None)
+
+
+# --- the checks --------------------------------------------------------------------------------
+
+def test_every_module_of_bot_is_read() -> None:
+    assert {"bot", "bot.app", "bot.host.store", "bot.host.sessions", "bot.table",
+            "bot.games", "bot.exts.lobby", "bot.exts._outbox"} <= set(MODULES)
+    assert len(MODULES) == len(list(BOT.rglob("*.py")))
+    assert edges()["bot.exts._outbox"] >= {"bot.table", "bot.host.store", "bot.exts._items"}
+    assert "bot.app" not in edges()["bot.exts._outbox"], "TYPE_CHECKING imports do not count"
+
+
+def test_the_imports_between_bot_modules_have_no_cycle() -> None:
+    found = [c for c in cycles(edges()) if not package_and_its_own(c)]
+    assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_no_extension_imports_another() -> None:
+    graph = edges()
+    direct = sorted(f"{name} -> {target}" for name in graph if is_cog(name)
+                    for target in graph[name] if is_cog(target))
+    assert direct == [], f"extensions import each other: {direct}"
+    through = sorted(f"{name} -> {via} -> {target}" for name in graph if is_cog(name)
+                     for target, via in reachable(graph, name).items()
+                     if is_cog(target) and via != name)
+    assert through == [], f"extensions reach each other through shared modules: {through}"
+
+
+def test_sql_only_in_the_store() -> None:
+    found = sorted(f"{name}:{node.lineno}: {SQL.search(node.value)[0]!r}"  # type: ignore[index]
+                   for name, module in MODULES.items() if name != STORE
+                   for node in ast.walk(module.tree)
+                   if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                   and SQL.search(node.value))
+    assert found == [], f"SQL outside {STORE}: {found}"
+    store = MODULES[STORE]
+    assert any(isinstance(node, ast.Constant) and isinstance(node.value, str)
+               and SQL.search(node.value) for node in ast.walk(store.tree)), \
+        "the pattern finds the store's own SQL"
+
+
+def test_no_function_level_imports() -> None:
+    found = [f"{module.path.relative_to(ROOT)}:{line}: {what}"
+             for module in MODULES.values() for line, what in module.nested]
+    assert found == [], "imports inside functions (a cycle dodged?): " + "; ".join(found)
+
+
+def test_the_layers_point_one_way() -> None:
+    graph = edges()
+    upward = sorted(f"{name} -> {target}" for name, targets in graph.items()
+                    for target in targets
+                    if (low := layer(name)) is not None and (high := layer(target)) is not None
+                    and high < low)
+    assert upward == [], f"imports against exts -> table -> games -> host: {upward}"
+    foreign = sorted(f"{name} imports {target}" for name, module in MODULES.items()
+                     for top, banned in FOREIGN.items() if within(name, top)
+                     for target in module.imports
+                     if target.split(".")[0] in banned)
+    assert foreign == [], foreign
+
+
+# --- the checker itself --------------------------------------------------------------------------
+
+def test_the_cycle_finder_finds_cycles_and_only_them() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"x": {"y"}, "y": set()}) == []
+
+
+def test_type_checking_imports_are_left_out_and_nested_ones_found() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "import typing\n"
+        "if TYPE_CHECKING:\n    from bot.app import GameBot\n"
+        "if typing.TYPE_CHECKING:\n    import bot.exts.lobby\n"
+        "else:\n    import bot.exts.play\n"
+        "def f():\n    from bot.host import store\n"
+        "class C:\n    async def g(self):\n        import bot.table\n")
+    module = Module("bot.exts.probe", Path("probe.py"), False, ast.parse(source))
+    found = {(type(node).__name__, inside) for node, inside in runtime_nodes(module.tree)
+             if isinstance(node, ast.Import | ast.ImportFrom)}
+    assert found == {("ImportFrom", False), ("Import", False), ("ImportFrom", True),
+                     ("Import", True)}
+    names = [ast.unparse(node) for node, _ in runtime_nodes(module.tree)
+             if isinstance(node, ast.Import | ast.ImportFrom)]
+    assert "from bot.app import GameBot" not in names and "import bot.exts.lobby" not in names
+    assert "import bot.exts.play" in names
+    relative = ast.parse("from ..host import store\nfrom . import _items\n").body
+    assert absolute(module, relative[0]) == "bot.host"  # type: ignore[arg-type]
+    assert absolute(module, relative[1]) == "bot.exts"  # type: ignore[arg-type]
+
+
+def test_the_sql_pattern() -> None:
+    for sql in ("SELECT seq, line FROM actions", "INSERT INTO games (id) VALUES (?)",
+                "INSERT OR REPLACE INTO snapshots", "UPDATE games SET status = ?",
+                "DELETE FROM seats WHERE 1", "ALTER TABLE games ADD COLUMN x",
+                "PRAGMA user_version"):
+        assert SQL.search(sql), sql
+    for words in ("Select a card from your hand", "the update sets", "delete the message",
+                  "INSERT the token", "UPDATE: the game"):
+        assert not SQL.search(words), words
