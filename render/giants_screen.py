@@ -1,8 +1,9 @@
 """A seat's private Giants picture: what stands behind its screen, for a direct message.
 
 Made only from that seat's own view (``view(state, seat)``), so it can show nothing the seat may
-not know: its screen and urn, its sealed bid or end-of-round answer until they resolve, the moai
-it owns and the owners it has learnt by peeking.
+not know: its screen and urn, its sealed bid or end-of-round answer until they resolve, the items
+in front of it (a headdress carved this round waits there for the next round), the moai it owns
+and the owners it has learnt by peeking.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ WIDTH = 1200
 MUTED: RGB = (96, 96, 104)
 PANEL: RGB = (238, 234, 224)
 LINE_H = 40
+FRONT_H = 48
 _AHUS = {a["id"]: a for a in load("giants_board.json")["ahus"]}
 
 
@@ -28,7 +30,9 @@ def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Im
     if view.get("me") != seat or "screen" not in view:
         raise ValueError(f"the view is not {seat}'s own view")
     owned, peeked = _known_moai(view, seat)
-    height = 246 + _list_height(owned, True) + (_list_height(peeked, False) if peeked else 0)
+    front = view["players"][seat]["front"]
+    height = 246 + (FRONT_H if front else 0) + _list_height(owned, True) + (
+        _list_height(peeked, False) if peeked else 0)
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     pal = seat_colour(seat)
@@ -42,6 +46,9 @@ def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Im
     _behind_screen(image, draw, view, seat, lang, 84)
     _secrets(image, draw, view, seat, lang, 186)
     y = 236
+    if front:
+        _front(image, draw, view, front, lang, y)
+        y += FRONT_H
     y = _moai_list(image, draw, view, lang, owned, True, y)
     if peeked:
         _moai_list(image, draw, view, lang, peeked, False, y)
@@ -136,6 +143,29 @@ def _secrets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
         text = t("render.giants.screen.prestige", lang, prestige=view["scores"][seat],
                  rongo=view["players"][seat]["rongo"])
         draw.text((32, y), text, font=face, fill=INK, anchor="lm")
+
+
+def _front(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+           front: list[str], lang: str, top: int) -> None:
+    """The items in front of the screen: a moai taken this round moves from the moai quarry in
+    this transport; a headdress carved this round waits for the next round."""
+    bold = font(20, True, lang)
+    y = top + FRONT_H / 2
+    title = t("render.giants.screen.front", lang)
+    draw.text((32, y), title, font=font(18, True, lang), fill=MUTED, anchor="lm")
+    x = 44 + font(18, True, lang).getlength(title)
+    for item_id in front:
+        item = view["items"][item_id]
+        number = int(item_id.lstrip("abcdefghijklmnopqrstuvwxyz"))
+        chip = art.item_tag(item["kind"], number, item["size"], item["marker"])
+        if item["kind"] == "moai":
+            text = t("render.giants.screen.front_moai", lang, item=item_id, size=item["size"])
+        else:
+            text = t("render.giants.screen.front_headdress", lang, item=item_id)
+        text = fit_text(text, bold, WIDTH - 32 - (x + chip.width + 6))
+        if not text.strip("…"):
+            break
+        x = _piece(image, draw, x, y, chip, text, lang)
 
 
 def _moai_list(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],

@@ -271,3 +271,18 @@ async def test_giants_options_in_the_lobby(simcord_env):
     assert "has no option" in ephemeral_text(refused)
     assert not shown(refused).components
     assert not env.bot.unexpected_errors
+
+
+def test_a_carved_headdress_is_told_to_wait_for_next_round() -> None:
+    from bot.games.giants import UI
+    from rules import giants
+
+    state = giants.new(["red", "blue", "green"])
+    state.phase, state.current = "place", "red"
+    _, events = giants.apply(state, "red", giants.parse("sorcerer headdress"))
+    texts = {lang: UI.describe(events[0], lang, {"red": "Red"}) for lang in ("en", "es", "zh",
+                                                                             "ru")}
+    assert texts["en"] == ("Red: the sorcerer carves a headdress at D8: hat1 (it waits in front"
+                           " of the screen and cannot move until next round).")
+    assert all("hat1" in text and "D8" in text for text in texts.values()), texts
+    assert len(set(texts.values())) == 4

@@ -60,3 +60,35 @@ def test_greedy_beats_random_seats() -> None:
 
 def test_same_seed_same_game() -> None:
     assert play("giants", 3, 0, 7, []).record() == play("giants", 3, 0, 7, []).record()
+
+
+def test_greedy_fetches_a_headdress_a_round_ahead_and_marks_it() -> None:
+    """A headdress carved this round cannot move: no chain is laid for it, and the end of the
+    round marks it on the headdress quarry so that it stays ours for the next round."""
+    s = giants.new(["red", "blue", "green"])
+    s.phase, s.current = "place", "red"
+    s.items["moai1"] = {"kind": "moai", "size": 1, "at": "ahu:tahai", "marker": None,
+                        "abandoned": False, "mover": None}
+    s.ahus["tahai"].update(moai="moai1", owner="red")  # bare, beside D7 next to the quarry
+    s.players["red"]["screen"].update(bases=6, workers=3)
+    s.players["red"]["urn"]["workers"] = 3
+    rng = random.Random(1)
+
+    def act(seat: str) -> giants.Action:
+        actions = giants.legal(s, seat)
+        return greedy(giants.view(s, seat), seat, actions, rng)
+
+    assert str(act("red")) == "sorcerer headdress"
+    s, _ = giants.apply(s, "red", giants.parse("sorcerer headdress"))
+    for seat in ("blue", "green"):
+        s, _ = giants.apply(s, seat, giants.Pass())
+    while s.phase == "place":
+        action = act("red")
+        assert not isinstance(action, giants.Place), f"no chain for it this round: {action}"
+        s, _ = giants.apply(s, "red", action)
+    assert s.players["red"]["screen"]["markers"] == 1, "one marker is kept for the headdress"
+    for seat in ("red", "blue", "green"):
+        assert str(act(seat)) == "pass"
+        s, _ = giants.apply(s, seat, giants.Pass())
+    assert s.phase == "endround" and s.items["hat1"]["at"] == "D8"
+    assert str(act("red")) == "endround mark=hat1"

@@ -8,12 +8,15 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import giants as g
 from rules.core import IllegalAction
-from rules.giants.board import AHUS, HEXES
+from rules.giants.board import AHUS, HEADDRESS_QUARRY, HEXES, NEIGHBOURS
+
+HEADDRESS_QUARRY_NEIGHBOUR = NEIGHBOURS[HEADDRESS_QUARRY][0]
 
 games = st.tuples(
     st.integers(3, 5),                      # seats
@@ -31,14 +34,18 @@ def start(params: tuple[Any, ...]) -> tuple[g.State, random.Random]:
     return g.new(list(g.COLOURS[:seats]), options), random.Random(seed)
 
 
-def step(s: g.State, rng: random.Random) -> g.State:
-    """One random legal action of one pending seat (or the dice)."""
+def step(s: g.State, rng: random.Random, carve: bool = False) -> g.State:
+    """One random legal action of one pending seat (or the dice); with ``carve``, a seat that
+    can carve a headdress mostly does."""
     pending = g.pending(s).seats
     if pending == ("*",):
         return g.apply(s, "*", g.chance(s, rng))[0]
     seat = rng.choice(pending)
     actions = g.legal(s, seat)
     assert actions, f"{seat} is pending in {s.phase} without a legal action"
+    carving = [a for a in actions if isinstance(a, g.Special) and a.action == "headdress"]
+    if carve and carving and rng.random() < 0.8:
+        return g.apply(s, seat, rng.choice(carving))[0]
     return g.apply(s, seat, rng.choice(actions))[0]
 
 
@@ -71,6 +78,29 @@ def test_every_listed_choice_move_and_answer_applies(params: tuple[Any, ...]) ->
                     assert g.apply(s, seat, g.parse(str(action)))[0] == g.apply(
                         s, seat, action)[0]
         s = step(s, rng)
+
+
+@settings(max_examples=15)
+@given(games)
+def test_a_headdress_sculpted_this_round_is_never_listed_to_move(params: tuple[Any, ...]
+                                                                 ) -> None:
+    """In phase 4 no legal move or mark names a headdress still in a front, and moving one is
+    refused with ``headdress_fresh`` for its sculptor; at the end of the phase it is on D8."""
+    s, rng = start(params)
+    while s.phase != "over":
+        fresh = {label: i["at"][6:] for label, i in s.items.items()
+                 if i["kind"] == "headdress" and i["at"].startswith("front:")}
+        if s.phase == "transport":
+            for seat in g.pending(s).seats:
+                listed = [a for a in g.legal(s, seat) if isinstance(a, (g.Move, g.Mark))]
+                assert not [a for a in listed if a.item in fresh], seat
+                for label in (h for h, owner in fresh.items() if owner == seat):
+                    with pytest.raises(IllegalAction) as info:
+                        g.apply(s, seat, g.Move(label, (HEADDRESS_QUARRY_NEIGHBOUR,)))
+                    assert info.value.key == "headdress_fresh"
+        elif s.phase in ("endround", "draw"):
+            assert not fresh
+        s = step(s, rng, carve=True)
 
 
 @settings(max_examples=15)

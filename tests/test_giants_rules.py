@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -445,7 +446,7 @@ def test_erect_on_own_reservation_uses_the_reserved_base() -> None:
 def test_crown_rules_and_running_score() -> None:
     s = transport_state(running_score=True)
     add_item(s, "moai1", "moai", 2, "front:blue")
-    add_item(s, "hat1", "headdress", 1, "front:red")
+    add_item(s, "hat1", "headdress", 1, "D8", marker="red")  # sculpted in an earlier round
     add_item(s, "moai2", "moai", 1, "ahu:tahai")
     s.ahus["tahai"].update(moai="moai2", owner="blue")
     put(s, "D7", ("red", "worker"))
@@ -456,7 +457,7 @@ def test_crown_rules_and_running_score() -> None:
     assert s2.players["red"]["prestige"] == 0
     assert g.view(s2, None)["ahus"]["tahai"]["owner"] == "blue"
     s2.current = "red"
-    add_item(s2, "hat2", "headdress", 1, "front:red")
+    add_item(s2, "hat2", "headdress", 1, "D8", marker="red")
     assert refused(s2, "red", "move hat2 D7 crown tahai").key == "already_crowned"
     s3 = transport_state()
     add_item(s3, "moai1", "moai", 1, "front:red")
@@ -520,6 +521,80 @@ def test_mark_rules() -> None:
     add_item(s, "moai2", "moai", 1, "L7", marker="red")
     assert refused(s, "red", "mark moai1").key == "item_in_front"
     assert refused(s, "red", "mark moai2").key == "already_marked"
+
+
+# --- a headdress sculpted this round (spec 5.4, decision 30) ------------------------------------
+
+FRESH_HEADDRESS = Path(__file__).parent / "records" / "giants" / "fresh_headdress.txt"
+
+
+def test_a_fresh_headdress_is_refused_before_its_path_is_looked_at() -> None:
+    s = transport_state()
+    add_item(s, "hat1", "headdress", 1, "front:red")
+    add_item(s, "moai1", "moai", 1, "front:red")
+    put(s, "D7", ("red", "worker"))
+    e = refused(s, "red", "move hat1 D7")
+    assert e.key == "headdress_fresh" and e.params == {"item": "hat1"}
+    assert refused(s, "red", "move hat1 K8 K9").key == "headdress_fresh"  # not adjacent
+    assert refused(s, "red", "move hat1").key == "headdress_fresh"  # empty
+    assert refused(s, "red", "move hat1 D7 crown tahai").key == "headdress_fresh"
+    assert refused(s, "red", "mark hat1").key == "item_in_front"
+    s.current = "blue"
+    assert refused(s, "blue", "move hat1 D7").key == "not_your_item"  # checked first
+    s.current = "red"
+    add_item(s, "moai2", "moai", 1, "ahu:tahai")
+    s.ahus["tahai"].update(moai="moai2", owner="red")  # a moai to crown beside D7
+    put(s, "L7", ("red", "worker"))
+    listed = [str(a) for a in g.legal(s, "red")]
+    assert not [a for a in listed if "hat1" in a]
+    assert "move moai1 L7" in listed  # a moai taken this round moves from the front as usual
+
+
+def test_a_fresh_headdress_goes_to_its_quarry_and_may_be_marked() -> None:
+    s = transport_state()
+    add_item(s, "hat1", "headdress", 1, "front:red")
+    s = do(s, "red", "pass")
+    s = do(s, "blue", "pass")
+    s = do(s, "green", "pass")
+    assert s.phase == "endround" and g.pending(s).seats == ("red",)
+    assert s.items["hat1"]["at"] == "D8" and s.items["hat1"]["marker"] is None
+    assert "endround mark=hat1" in [str(a) for a in g.legal(s, "red")]
+
+
+def test_fresh_headdress_record() -> None:
+    """Sculpted in round 1, refused in that phase 4, marked at the end of the round, moved in
+    round 2."""
+    body = FRESH_HEADDRESS.read_text(encoding="utf-8")
+    lines = body.splitlines()
+    cut = next(i for i, line in enumerate(lines) if line.startswith("red endround"))
+    game, rejections = replay("\n".join(lines[:cut]), keep_going=True)
+    assert [r.error.key for r in rejections] == [
+        "headdress_fresh", "headdress_fresh", "item_in_front", "not_your_item"]
+    v = g.view(game.state, None)
+    assert v["phase"] == "endround" and v["pending"] == ["red"]
+    assert v["items"]["hat1"] == {"kind": "headdress", "size": 1, "at": "D8", "marker": None,
+                                  "abandoned": False}
+    game, rejections = replay(body, keep_going=True)
+    assert [r.error.key for r in rejections][-1] == "not_your_item"
+    v = g.view(game.state, None)
+    assert v["round"] == 2 and v["phase"] == "transport"
+    assert v["items"]["hat1"] == {"kind": "headdress", "size": 1, "at": "D7", "marker": "red",
+                                  "abandoned": False}
+
+
+def test_an_unmarked_fresh_headdress_is_abandoned_next_round() -> None:
+    s = transport_state()
+    add_item(s, "hat1", "headdress", 1, "front:red")
+    s.players["red"]["screen"]["markers"] = 0
+    s = do(s, "red", "pass")
+    s = do(s, "blue", "pass")
+    s = do(s, "green", "pass")
+    assert s.phase == "draw" and s.items["hat1"]["at"] == "D8"  # no choice: step skipped
+    s = do(s, "*", "dice 0 0 0")
+    for seat in ("blue", "green", "red"):
+        s = do(s, seat, "pass")
+    assert s.phase == "transport" and s.items["hat1"]["abandoned"]
+    assert "mark hat1" in [str(a) for a in g.legal(s, "blue")]
 
 
 def test_peek() -> None:
@@ -775,7 +850,7 @@ PARAMS = {
     "forest_harvested": {"hex"}, "ahu_taken": {"ahu"}, "not_ahu_hex": {"ahu", "hex"},
     "no_base": set(), "no_rongo": {"need"}, "rongo_supply_empty": set(),
     "not_your_item": {"item"}, "item_delivered": {"item"}, "item_in_front": {"item"},
-    "not_adjacent": {"from", "to"}, "hex_repeated": {"hex"},
+    "headdress_fresh": {"item"}, "not_adjacent": {"from", "to"}, "hex_repeated": {"hex"},
     "cannot_carry": {"hex", "need", "have"}, "empty_move": set(), "not_a_moai": {"item"},
     "not_a_headdress": {"item"}, "ahu_not_free": {"ahu"}, "reserved_by_other": {"ahu"},
     "no_moai_to_crown": {"ahu"}, "already_crowned": {"ahu"}, "no_own_figure": {"ahu"},

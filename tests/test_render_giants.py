@@ -137,6 +137,27 @@ def test_every_example_record_renders(path: Path) -> None:
         assert gi.screen(game.view(seat), seat).startswith(PNG_SIGNATURE)
 
 
+def test_screen_says_a_fresh_headdress_waits_for_next_round(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    lines = (RECORDS / "fresh_headdress.txt").read_text(encoding="utf-8").splitlines()
+    cut = next(n for n, line in enumerate(lines) if "round 1, phase 4" in line)
+    game, _ = replay("\n".join(lines[:cut]))
+    red, blue = giants.view(game.state, "red"), giants.view(game.state, "blue")
+    assert red["phase"] == "transport" and red["players"]["red"]["front"] == ["hat1"]
+    taller = giants_screen.screen_canvas(red, "red").height
+    assert taller > giants_screen.screen_canvas(blue, "blue").height
+    used: list[tuple[str, dict[str, Any]]] = []
+
+    def spy(key: str, lang: str = "en", /, **params: Any) -> str:
+        used.append((key, params))
+        return key
+
+    monkeypatch.setattr(giants_screen, "t", spy)
+    giants_screen.screen_canvas(red, "red")
+    assert ("render.giants.screen.front_headdress", {"item": "hat1"}) in used
+    assert "waits for next round" in catalogue("en")["render.giants.screen.front_headdress"]
+
+
 BIDDING = "game giants red blue green yellow purple seed=1\n* dice 0 1 2 3 3\nblue bid 0m\n"
 
 

@@ -6,9 +6,12 @@ in phase 4 makes the move that delivers the most points or brings an item closes
 target (marking it so that it stays its own). Spare markers become rongo halves.
 
 Headdresses score an ahu's red value for the owner of the moai they crown, so the sorcerer
-fetches one for each of its bare (or soon erected) moai that its chains can reach this round
-(or any, while a marker can keep the headdress its own), and stays out of the auction while one
-is wanted; a headdress then travels as a project like any moai.
+fetches one for each of its bare (or soon erected) moai, and stays out of the auction while one
+is wanted. A headdress carved this round cannot move before the next round: it waits in front
+of the screen and goes onto the headdress quarry at the end of the round. So it is fetched a
+round ahead, when a marker can keep it ours there (the seat keeps one for it rather than trading
+it for rongo, and marks it at the end of the round) or when next round's chains can reach its
+moai; from the next round on it travels as a project like any moai.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> 
     elif phase == "transport":
         choice = _transport(view, seat, actions)
     else:
-        choice = _endround(view, actions)
+        choice = _endround(view, seat, actions)
     return choice if choice in actions else rng.choice(actions)
 
 
@@ -104,6 +107,17 @@ def _position(item: dict[str, Any]) -> str:
 
 def _need(item: dict[str, Any]) -> int:
     return item["size"] if item["kind"] == "moai" else 1
+
+
+def _fresh(item: dict[str, Any]) -> bool:
+    """A headdress carved this round: it cannot move before the next round."""
+    return item["kind"] == "headdress" and item["at"].startswith("front:")
+
+
+def _fresh_hats(view: JSON, seat: str) -> list[str]:
+    """Our headdresses carved this round, each wanting a marker at the end of the round."""
+    return sorted(label for label, item in view["items"].items()
+                  if item["at"] == f"front:{seat}" and _fresh(item))
 
 
 def _mine(view: JSON, seat: str, claims: bool) -> list[tuple[str, dict[str, Any]]]:
@@ -151,9 +165,10 @@ def _hat_wanted(view: JSON, seat: str) -> int:
 
     The headdresses we hold or could claim (free ones lying loose) are given their ahus
     first; a new one would go to the best of the rest, weighing red value against the haul.
-    It is worth fetching only if this round's chains can bring it there, or if a marker can
-    keep it ours until they can: one left unmarked at the quarry is anybody's, which mostly
-    helps the others.
+    A new headdress waits at the quarry until the next round, so it is worth fetching only if
+    a marker (one behind the screen not kept for another new headdress) can keep it ours
+    there, or else for a moai that next round's chains can reach in one move: one left
+    unmarked at the quarry is anybody's, which mostly helps the others.
     """
     if not view["supply"]["headdresses"]:
         return 0
@@ -164,13 +179,15 @@ def _hat_wanted(view: JSON, seat: str) -> int:
             if ahu is not None:
                 taken.add(ahu)
     new = {"kind": "headdress", "at": f"front:{seat}"}
-    ahu = _best_target(view, seat, new, taken)[1]
-    if ahu is None:
-        return 0
-    reach = _capacity(view, seat, 1) - (1 if view["screen"]["sorcerer"] else 0)
-    if _ahu_dist(HEADDRESS_QUARRY, ahu) > reach and not view["screen"]["markers"]:
-        return 0
-    return RED[ahu]
+    marked = view["screen"]["markers"] > len(_fresh_hats(view, seat))
+    ahu = _best_target(view, seat, new, taken, None if marked else _next_reach(view))[1]
+    return 0 if ahu is None else RED[ahu]
+
+
+def _next_reach(view: JSON) -> int:
+    """About how many hexes of a headdress's path our figures cover next round: every worker
+    we own and the chief (the sorcerer is usually busy with an action)."""
+    return ALL_WORKERS - view["urn"]["workers"] + 1
 
 
 def _capacity(view: JSON, seat: str, q: int) -> int:
@@ -197,8 +214,11 @@ def _capacity(view: JSON, seat: str, q: int) -> int:
     return max(cap, 1)
 
 
-def _best_target(view: JSON, seat: str, item: dict[str, Any], taken: set[str]
-                 ) -> tuple[float, str | None]:
+def _best_target(view: JSON, seat: str, item: dict[str, Any], taken: set[str],
+                 reach: int | None = None) -> tuple[float, str | None]:
+    """The best ahu for the item, and its score: the points it earns there per round of
+    hauling (a headdress carved this round waits one round more), less a little per hex.
+    With ``reach``, only ahus at most that many hexes away count."""
     pos, q = _position(item), _need(item)
     cap = _capacity(view, seat, q)
     best: tuple[float, str | None] = (0.0, None)
@@ -206,8 +226,10 @@ def _best_target(view: JSON, seat: str, item: dict[str, Any], taken: set[str]
         if ahu in taken:
             continue
         d = _ahu_dist(pos, ahu)
+        if reach is not None and d > reach:
+            continue
         value = BLACK[ahu] * q if item["kind"] == "moai" else RED[ahu]
-        rounds = 1 + max(0, d - cap) / cap
+        rounds = 1 + max(0, d - cap) / cap + (1 if _fresh(item) else 0)
         score = value / rounds - 0.05 * d
         if score > best[0]:
             best = (score, ahu)
@@ -285,7 +307,9 @@ def _place(view: JSON, seat: str, actions: list[Action]) -> Action | None:
     placement = _next_placement(view, seat)
     if placement is not None and placement in legal:
         return placement
-    keep = 1 if _mine(view, seat, claims=False) else 0
+    fresh = _fresh_hats(view, seat)
+    others = len(_mine(view, seat, claims=False)) > len(fresh)
+    keep = (1 if others else 0) + len(fresh)  # a new headdress is marked at the end of the round
     if screen["markers"] > keep and Rongo() in legal:
         return Rongo()
     return Pass()
@@ -332,6 +356,8 @@ def _next_placement(view: JSON, seat: str) -> Place | None:
         for _, item in _mine(view, seat, claims):
             if claims and (item["at"] == f"front:{seat}" or item["marker"] == seat):
                 continue
+            if _fresh(item):
+                continue  # it cannot move this round: no chain for it yet
             score, ahu = _best_target(view, seat, item, taken)
             if ahu is not None:
                 projects.append((score * (0.6 if claims else 1.0), item, ahu))
@@ -382,24 +408,49 @@ def _transport(view: JSON, seat: str, actions: list[Action]) -> Action:
     best: tuple[float, Action] = (0.0, Pass())
     targets: dict[str, str | None] = {}
     markers = view["screen"]["markers"]
+    kept = _kept_for_fresh(view, seat)
     for action in actions:
         score = 0.0
         if isinstance(action, Move):
             item = view["items"][action.item]
             if action.item not in targets:
                 targets[action.item] = _best_target(view, seat, item, set())[1]
-            score = _move_score(view, seat, spots, action, item, targets[action.item])
+            target = targets[action.item]
+            score = _move_score(view, seat, spots, action, item, target,
+                                _may_mark(markers, kept, item, target))
         elif isinstance(action, Mark):
             item = view["items"][action.item]
-            if item["kind"] == "moai" and markers > 0:
+            target = _best_target(view, seat, item, set())[1]
+            if item["kind"] == "moai" and markers > 0 and _may_mark(markers, kept, item, target):
                 score = 1.0 + item["size"]
         if score > best[0]:
             best = (score, action)
     return best[1]
 
 
+def _kept_for_fresh(view: JSON, seat: str) -> list[int]:
+    """The red values of our headdresses carved this round: a marker is kept for each, to
+    mark it at the end of the round."""
+    out = []
+    for label in _fresh_hats(view, seat):
+        ahu = _best_target(view, seat, view["items"][label], set())[1]
+        if ahu is not None:
+            out.append(RED[ahu])
+    return out
+
+
+def _may_mark(markers: int, kept: list[int], item: dict[str, Any], target: str | None) -> bool:
+    """Whether a marker may go on ``item`` now: a spare one, or one kept for a new headdress
+    that is worth less than this moai."""
+    if markers > len(kept) or not kept:
+        return True
+    if item["kind"] != "moai" or target is None:
+        return False
+    return BLACK[target] * item["size"] > min(kept)
+
+
 def _move_score(view: JSON, seat: str, spots: dict[str, Any], mv: Move,
-                item: dict[str, Any], target: str | None) -> float:
+                item: dict[str, Any], target: str | None, may_mark: bool = True) -> float:
     q = _need(item)
     prefs = preference(view["seats"], seat, None)
     cost = sum(sum(prestige_of(helpers(spots[h], seat, q, prefs), q).values())
@@ -417,17 +468,21 @@ def _move_score(view: JSON, seat: str, spots: dict[str, Any], mv: Move,
     progress = before - after
     if progress <= 0:
         return -1
-    return 5.0 * progress - 0.5 * cost + (2.0 if mv.mark else 0.0)
+    bonus = (2.0 if may_mark else -2.0) if mv.mark else 0.0
+    return 5.0 * progress - 0.5 * cost + bonus
 
 
 # --- end of round ------------------------------------------------------------------------------
 
-def _endround(view: JSON, actions: list[Action]) -> Action | None:
+def _endround(view: JSON, seat: str, actions: list[Action]) -> Action | None:
+    """Mark the items just put on a quarry that are worth most to us (a moai for its ahu, a new
+    headdress for the moai it will crown), as many as the markers allow."""
     answers = [a for a in actions if isinstance(a, EndRound) and not a.recall]
     if not answers:
         return None
+    marks = {label for a in answers for label in a.mark}
+    value = {label: _best_target(view, seat, view["items"][label], set())[0] for label in marks}
 
-    def worth(a: EndRound) -> int:
-        return sum(view["items"][i]["size"] if view["items"][i]["kind"] == "moai" else 1
-                   for i in a.mark)
+    def worth(a: EndRound) -> tuple[float, int]:
+        return sum(value[label] for label in a.mark), -len(a.mark)
     return max(answers, key=worth)

@@ -34,10 +34,10 @@ from rules.giants.roundend import check_endround
 from rules.giants.state import State
 from rules.giants.transport import (
     check_mark,
+    check_movable,
     check_move,
     check_peek,
     is_loose,
-    may_act,
     requirement,
     start_hex,
 )
@@ -101,8 +101,8 @@ def _transport(s: State, seat: str) -> list[Action]:
     out: list[Action] = []
     for label in sorted(s.items, key=item_key):
         item = s.items[label]
-        if not may_act(s, seat, item):
-            continue
+        if not _ok(check_movable, s, seat, label):
+            continue  # nor can it be marked: delivered, not ours, or a fresh headdress
         paths = shortest_paths(s, start_hex(item), requirement(item))
         for end in HEXES:
             if end in paths:

@@ -38,6 +38,12 @@ def may_act(s: State, seat: str, item: dict[str, Any]) -> bool:
     return item["mover"] == seat or item["abandoned"]
 
 
+def is_fresh_headdress(item: dict[str, Any]) -> bool:
+    """A headdress sculpted this round: it waits in its sculptor's front until the end of the
+    phase and cannot move before the next round (spec 5.4)."""
+    return item["kind"] == "headdress" and item["at"].startswith("front:")
+
+
 def start_hex(item: dict[str, Any]) -> str:
     return quarry_of(item) if item["at"].startswith("front:") else item["at"]
 
@@ -63,10 +69,7 @@ def check_move(s: State, seat: str, mv: Move) -> None:
     for h in mv.path:
         check_hex(h)
     check_ahu(s, mv.ahu)
-    if item["at"].startswith("ahu:"):
-        raise IllegalAction("item_delivered", item=mv.item)
-    if not may_act(s, seat, item):
-        raise IllegalAction("not_your_item", item=mv.item)
+    check_movable(s, seat, mv.item)
     q = requirement(item)
     prev = start_hex(item)
     seen = {prev}
@@ -96,6 +99,18 @@ def check_move(s: State, seat: str, mv: Move) -> None:
         raise IllegalAction("claim_unfinished", item=mv.item)
     if mv.favour is not None and (mv.favour == seat or mv.favour not in s.seats):
         raise IllegalAction("bad_favour", colour=mv.favour)
+
+
+def check_movable(s: State, seat: str, label: str) -> None:
+    """The checks of a move that concern only its item (``item_delivered``, ``not_your_item``,
+    ``headdress_fresh``): when one fails, no path or ending of that item is legal."""
+    item = s.items[label]
+    if item["at"].startswith("ahu:"):
+        raise IllegalAction("item_delivered", item=label)
+    if not may_act(s, seat, item):
+        raise IllegalAction("not_your_item", item=label)
+    if is_fresh_headdress(item):
+        raise IllegalAction("headdress_fresh", item=label)
 
 
 def _check_delivery(s: State, seat: str, mv: Move, item: dict[str, Any], end: str) -> None:
