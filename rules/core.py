@@ -44,6 +44,13 @@ def every_line_public(state: Any, line: str, seat: str | None = None) -> str:
     return line
 
 
+def public_events(events: list[Event]) -> list[Event]:
+    """The events everyone may read, each without its private part: an event private to one
+    seat (``"private": colour``) and a sealed submission are left out."""
+    return [{k: v for k, v in e.items() if k != "private"} for e in events
+            if not isinstance(e.get("private"), str) and not e.get(SEALED)]
+
+
 def hidden_line(line: str) -> str:
     """A sealed line as others may read it: ``red bid 2m 1w`` -> ``red bid ?``."""
     return " ".join([*line.split()[:2], "?"])

@@ -223,15 +223,21 @@ async def ask_amount(interaction: discord.Interaction, game_id: int, seq: int) -
 
 # --- the private side ------------------------------------------------------------------------
 
+async def _game(interaction: discord.Interaction, game_id: int) -> Session | None:
+    """The game a component belongs to; None (and the user told why) when it is gone."""
+    try:
+        return await bot_of(interaction).games.get(game_id)
+    except Refusal as error:
+        await answer(interaction, refusal_text(None, error, user_lang(interaction)))
+        return None
+
+
 async def prompt_click(interaction: discord.Interaction, game_id: int, colour: str, turn: int,
                        what: str, state: str, value: str | None, build: PromptView) -> None:
     """One click or pick on a secret decision's prompt, in a DM or an ephemeral message."""
-    bot = bot_of(interaction)
     lang = user_lang(interaction)
-    try:
-        session = await bot.games.get(game_id)
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
+    session = await _game(interaction, game_id)
+    if session is None:
         return
     seat = session.seat(colour)
     if seat is None or seat.user_id != interaction.user.id:
@@ -274,12 +280,9 @@ async def open_private(interaction: discord.Interaction, game_id: int,
                        build: PromptView) -> None:
     """The 🔒 button: the user's screen and, when one is due, their secret-choice prompt, as a
     message only they see (for closed DMs, a DM gone missing, or a look mid-decision)."""
-    bot = bot_of(interaction)
     lang = user_lang(interaction)
-    try:
-        session = await bot.games.get(game_id)
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
+    session = await _game(interaction, game_id)
+    if session is None:
         return
     seat = session.seat_of(interaction.user.id)
     if seat is None or session.status != "running" or session.game is None:

@@ -9,9 +9,7 @@ and the private part of an event is never read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from rules.core import SEALED, Event
+from rules.core import Event, public_events
 from rules.giants.board import AHUS, HEADDRESS_QUARRY, HEXES, MOAI_QUARRY
 
 QUARRY_EVENTS = {"rolled": "sizes", "auction_closed": "returned", "statue_taken": "item"}
@@ -19,14 +17,6 @@ QUARRY_EVENTS = {"rolled": "sizes", "auction_closed": "returned", "statue_taken"
 says whether any moved (none rolled, none returned: the quarry stays as it was)."""
 _HEXES = frozenset(HEXES)
 _AHUS = frozenset(AHUS)
-
-
-def _public(events: list[Event]) -> Iterator[Event]:
-    """The events everyone may read, each without its private part."""
-    for event in events:
-        if isinstance(event.get("private"), str) or event.get(SEALED):
-            continue
-        yield {k: v for k, v in event.items() if k != "private"}
 
 
 def _quarry(item: object) -> str | None:
@@ -41,7 +31,7 @@ def _quarry(item: object) -> str | None:
 def changed(events: list[Event]) -> set[str]:
     """The board labels (hexes and ahus) the events touched."""
     labels: set[str] = set()
-    for event in _public(events):
+    for event in public_events(events):
         kind = event.get("kind")
         if kind in ("placed", "hex_action"):
             labels.add(event.get("hex"))

@@ -9,9 +9,7 @@ of an event (a dealt hand, a peeked value) is never read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from rules.core import SEALED, Event
+from rules.core import Event, public_events
 from rules.giganten.board import COMPANIES, LABELS
 
 SPACE_EVENTS = frozenset({"peek", "build", "produce"})
@@ -19,18 +17,10 @@ COMPANY_EVENTS = frozenset({"price", "oil", "sell", "overfill"})
 _LABELS = frozenset(LABELS) | frozenset(COMPANIES)
 
 
-def _public(events: list[Event]) -> Iterator[Event]:
-    """The events everyone may read, each without its private part."""
-    for event in events:
-        if isinstance(event.get("private"), str) or event.get(SEALED):
-            continue
-        yield {k: v for k, v in event.items() if k != "private"}
-
-
 def changed(events: list[Event]) -> set[str]:
     """The board labels (spaces and companies) the events touched."""
     labels: set[str] = set()
-    for event in _public(events):
+    for event in public_events(events):
         kind = event.get("kind")
         if kind == "drive":
             labels.update(event.get("path") or ())

@@ -7,26 +7,16 @@ marked private to a seat is skipped, and the private part of an event is never r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from rules.core import SEALED, Event
+from rules.core import Event, public_events
 from rules.makemake.board import CENTRE
 
 HEX_EVENTS = frozenset({"claim", "capture", "withdraw", "moai"})
 
 
-def _public(events: list[Event]) -> Iterator[Event]:
-    """The events everyone may read, each without its private part."""
-    for event in events:
-        if isinstance(event.get("private"), str) or event.get(SEALED):
-            continue
-        yield {k: v for k, v in event.items() if k != "private"}
-
-
 def changed(events: list[Event]) -> set[str]:
     """The board labels the events touched."""
     labels: set[str] = set()
-    for event in _public(events):
+    for event in public_events(events):
         kind = event.get("kind")
         if kind in HEX_EVENTS and isinstance(event.get("hex"), str):
             labels.add(event["hex"])
