@@ -40,7 +40,7 @@ THINK = 20.0
 MAX_DECISIONS = 3000
 REPORT_KEYS = ("finished", "rounds", "channel_messages", "channel_posts", "channel_images",
                "edits", "dms", "mentions", "live_component_messages_max",
-               "stale_components_at_end", "human_actions", "gestures")
+               "stale_components_at_end", "human_actions", "gestures", "per_round")
 
 
 class SimClock(ManualClock):
@@ -357,6 +357,7 @@ def _report(env: Any, table: Table, channel: Any, members: list[Any], view: dict
     remaining = table.table_messages()
     stale = sum(_enabled(m) for m in remaining) + sum(
         _enabled(m) for member in members for m in table.dm_messages(member))
+    rounds = max(int(view.get("round") or 1), 1)
     return {"finished": finished, "rounds": view.get("round"),
             "channel_messages": len(remaining), "channel_posts": posts,
             "channel_images": images, "edits": edits,
@@ -364,7 +365,11 @@ def _report(env: Any, table: Table, channel: Any, members: list[Any], view: dict
             "mentions": {m.name: mentions[m.name] for m in members},
             "live_component_messages_max": table.live_max,
             "stale_components_at_end": stale, "human_actions": table.actions,
-            "gestures": table.gestures}
+            "gestures": table.gestures,
+            "per_round": {"channel_messages": round(len(remaining) / rounds, 2),
+                          "channel_images": round(images / rounds, 2),
+                          "dms_most": round(max(dms.values(), default=0) / rounds, 2),
+                          "mentions_most": round(max(mentions.values(), default=0) / rounds, 2)}}
 
 
 def main(argv: list[str] | None = None) -> int:

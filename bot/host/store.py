@@ -102,6 +102,7 @@ CREATE TABLE messages (
     stage       TEXT    NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, slot)
 );
+CREATE INDEX messages_by_id ON messages (message_id);
 CREATE TABLE guild_settings (
     guild_id  INTEGER PRIMARY KEY,
     threads   INTEGER NOT NULL DEFAULT 1
@@ -438,6 +439,13 @@ class Store:
                       " message_id, digest, stage) VALUES (?, ?, ?, ?, ?, ?)",
                       (game_id, row.slot, row.channel_id, row.message_id, row.digest,
                        row.stage))
+
+    async def slot_of(self, message_id: int) -> tuple[int, str] | None:
+        """Which game shows this message, and as what; None for any other message."""
+        async with self.db.execute("SELECT game_id, slot FROM messages WHERE message_id = ?",
+                                   (message_id,)) as cur:
+            row = await cur.fetchone()
+        return (row["game_id"], row["slot"]) if row else None
 
     async def drop_message(self, game_id: int, slot: str) -> None:
         async with self.transaction() as db:

@@ -205,14 +205,15 @@ def closing(session: Session, stored_stage: str, names: dict[str, str],
         return None
     end = new_start - 1
     state = session.state_at(end)
-    if state is None:
+    inside = session.state_at(end - 1)  # the position after the last action opens the next
+    if state is None or inside is None:  # stage: the title comes from the one before it
         return None
     ui = game_ui(session.row.game)
     view = session.module.view(state, None)
     lang = session.row.language
     steps = session.log[known[1] - 1:end]
     picture = _board(session, ui, view, names, renderer, lang, steps)
-    embed = Embed(title=_title(session, ui, view, lang),
+    embed = Embed(title=_title(session, ui, session.module.view(inside, None), lang),
                   fields=_fields(session, ui, view, steps, lang),
                   image=BOARD_FILE if picture else None)
     return Post(embed=embed, picture=picture, seq=end)
