@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.exts import _answer
+from bot.exts import _answer, _group
 from bot.exts._items import ITEMS
 from bot.exts._outbox import Outbox
 from bot.host.sessions import Host
@@ -52,6 +52,8 @@ class GameBot(commands.Bot):
         self.add_dynamic_items(*ITEMS)
         for extension in self.settings.extensions:
             await self.load_extension(extension)
+        if self.tree.get_command(_group.game.name) is None:
+            self.tree.add_command(_group.game)
         if self.settings.sync_commands:
             guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
             if guild is not None:

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.constants import MAX_CONTENT
-from bot.exts._act import best_effort, user_lang
+from bot.exts import _group
+from bot.exts._act import best_effort, bot_of, user_lang
 from bot.exts._answer import answer
 from bot.exts._items import embed_of, lobby_view
 from bot.games import PLAYABLE
@@ -34,125 +34,119 @@ def _game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=game_name(g, "en"), value=g) for g in PLAYABLE]
 
 
-class Lobby(commands.Cog):
-    """Creating, showing and ending the game of a channel."""
+@app_commands.command(name=ls("bot.cmd.new.name"), description=ls("bot.cmd.new.description"))
+@app_commands.describe(
+    game=ls("bot.cmd.new.game"), round_limit=ls("bot.cmd.new.round_limit"),
+    chief_alone=ls("bot.cmd.new.chief_alone"), edge_strict=ls("bot.cmd.new.edge_strict"),
+    sacred_surroundable=ls("bot.cmd.new.sacred_surroundable"),
+    one_manu_per_ceremony=ls("bot.cmd.new.one_manu_per_ceremony"),
+    repetition=ls("bot.cmd.new.repetition"), quick=ls("bot.cmd.new.quick"),
+    running_score=ls("bot.cmd.new.running_score"),
+    chief_split=ls("bot.cmd.new.chief_split"), ai=ls("bot.cmd.new.ai"),
+    turn_minutes=ls("bot.cmd.new.turn_minutes"),
+    options=ls("bot.cmd.new.options"), language=ls("bot.cmd.new.language"))
+@app_commands.choices(
+    game=_game_choices(),
+    ai=[app_commands.Choice(name=level, value=level) for level in LEVELS],
+    language=[app_commands.Choice(name=lang, value=lang) for lang in LANGUAGES])
+async def new(interaction: discord.Interaction, game: str,
+              round_limit: app_commands.Range[int, 1, 1000] | None = None,
+              chief_alone: bool | None = None, edge_strict: bool | None = None,
+              sacred_surroundable: bool | None = None,
+              one_manu_per_ceremony: bool | None = None, repetition: bool | None = None,
+              quick: bool | None = None, running_score: bool | None = None,
+              chief_split: bool | None = None, ai: str = "greedy",
+              turn_minutes: app_commands.Range[int, 1, 10080] | None = None,
+              options: str | None = None, language: str | None = None) -> None:
+    """Open a lobby: the creator takes the first seat; others join with the button."""
+    given: dict[str, Any] = {}
+    for word in (options or "").split():
+        key, _, value = word.partition("=")
+        given[key.lower()] = value
+    flags = {"round_limit": round_limit, "chief_alone": chief_alone,
+             "edge_strict": edge_strict, "sacred_surroundable": sacred_surroundable,
+             "one_manu_per_ceremony": one_manu_per_ceremony, "repetition": repetition,
+             "quick": quick, "running_score": running_score, "chief_split": chief_split}
+    for key, value in flags.items():
+        if value is not None:
+            given[key] = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+    lang = user_lang(interaction)
+    try:
+        session = await bot_of(interaction).games.create(
+            channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
+            game=game, options=given, creator_id=interaction.user.id,
+            language=language or bot_of(interaction).settings.language, ai_level=ai,
+            creator_name=interaction.user.display_name,
+            turn_seconds=turn_minutes * 60 if turn_minutes else None)
+    except Refusal as error:
+        await answer(interaction, refusal_text(None, error, lang))
+        return
+    post = lobby_post(session)
+    await interaction.response.send_message(embed=embed_of(post, image=False),
+                                            view=lobby_view(session.id, post.components))
+    try:
+        message = await interaction.original_response()
+    except discord.HTTPException as error:
+        log.warning("game %s: the lobby card's id is unknown (%s)", session.id, error)
+        return
+    await bot_of(interaction).games.set_lobby_message(session.id, message.id)
+    await bot_of(interaction).outbox.adopt(session.id, "lobby", message, post)
 
-    game = app_commands.Group(name=ls("bot.cmd.game.name"),
-                              description=ls("bot.cmd.game.description"), guild_only=True)
-
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-
-    @game.command(name=ls("bot.cmd.new.name"), description=ls("bot.cmd.new.description"))
-    @app_commands.describe(
-        game=ls("bot.cmd.new.game"), round_limit=ls("bot.cmd.new.round_limit"),
-        chief_alone=ls("bot.cmd.new.chief_alone"), edge_strict=ls("bot.cmd.new.edge_strict"),
-        sacred_surroundable=ls("bot.cmd.new.sacred_surroundable"),
-        one_manu_per_ceremony=ls("bot.cmd.new.one_manu_per_ceremony"),
-        repetition=ls("bot.cmd.new.repetition"), quick=ls("bot.cmd.new.quick"),
-        running_score=ls("bot.cmd.new.running_score"),
-        chief_split=ls("bot.cmd.new.chief_split"), ai=ls("bot.cmd.new.ai"),
-        turn_minutes=ls("bot.cmd.new.turn_minutes"),
-        options=ls("bot.cmd.new.options"), language=ls("bot.cmd.new.language"))
-    @app_commands.choices(
-        game=_game_choices(),
-        ai=[app_commands.Choice(name=level, value=level) for level in LEVELS],
-        language=[app_commands.Choice(name=lang, value=lang) for lang in LANGUAGES])
-    async def new(self, interaction: discord.Interaction, game: str,
-                  round_limit: app_commands.Range[int, 1, 1000] | None = None,
-                  chief_alone: bool | None = None, edge_strict: bool | None = None,
-                  sacred_surroundable: bool | None = None,
-                  one_manu_per_ceremony: bool | None = None, repetition: bool | None = None,
-                  quick: bool | None = None, running_score: bool | None = None,
-                  chief_split: bool | None = None, ai: str = "greedy",
-                  turn_minutes: app_commands.Range[int, 1, 10080] | None = None,
-                  options: str | None = None, language: str | None = None) -> None:
-        """Open a lobby: the creator takes the first seat; others join with the button."""
-        given: dict[str, Any] = {}
-        for word in (options or "").split():
-            key, _, value = word.partition("=")
-            given[key.lower()] = value
-        flags = {"round_limit": round_limit, "chief_alone": chief_alone,
-                 "edge_strict": edge_strict, "sacred_surroundable": sacred_surroundable,
-                 "one_manu_per_ceremony": one_manu_per_ceremony, "repetition": repetition,
-                 "quick": quick, "running_score": running_score, "chief_split": chief_split}
-        for key, value in flags.items():
-            if value is not None:
-                given[key] = ("yes" if value else "no") if isinstance(value, bool) else str(value)
-        lang = user_lang(interaction)
-        try:
-            session = await self.bot.games.create(
-                channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
-                game=game, options=given, creator_id=interaction.user.id,
-                language=language or self.bot.settings.language, ai_level=ai,
-                creator_name=interaction.user.display_name,
-                turn_seconds=turn_minutes * 60 if turn_minutes else None)
-        except Refusal as error:
-            await answer(interaction, refusal_text(None, error, lang))
-            return
+@app_commands.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.description"))
+async def status(interaction: discord.Interaction) -> None:
+    """The table as it stands, for your eyes only (the channel stays calm), with a link to
+    the live message; the outbox also checks that everything is shown."""
+    lang = user_lang(interaction)
+    session = bot_of(interaction).games.in_channel(interaction.channel_id or 0)
+    if session is None:
+        await answer(interaction, t("bot.refuse.no_game", lang))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot_of(interaction).outbox.kick(session.id)
+    if session.status == "lobby":
         post = lobby_post(session)
-        await interaction.response.send_message(embed=embed_of(post, image=False),
-                                                view=lobby_view(session.id, post.components))
-        try:
-            message = await interaction.original_response()
-        except discord.HTTPException as error:
-            log.warning("game %s: the lobby card's id is unknown (%s)", session.id, error)
-            return
-        await self.bot.games.set_lobby_message(session.id, message.id)
-        await self.bot.outbox.adopt(session.id, "lobby", message, post)
+        await interaction.followup.send(embed=embed_of(post, image=False), ephemeral=True)
+        return
+    want = desired(session, bot_of(interaction).settings.clock(), {}, None)
+    assert want.live is not None
+    stored = (await bot_of(interaction).games.store.messages(session.id)).get("live")
+    link = t("bot.status.link", lang, url=f"https://discord.com/channels/"
+             f"{session.row.guild_id}/{stored.channel_id}/{stored.message_id}") \
+        if stored and session.row.guild_id else ""
+    await interaction.followup.send(link[:MAX_CONTENT] or discord.utils.MISSING,
+                                    embed=embed_of(want.live, image=False), ephemeral=True)
 
-    @game.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.description"))
-    async def status(self, interaction: discord.Interaction) -> None:
-        """The table as it stands, for your eyes only (the channel stays calm), with a link to
-        the live message; the outbox also checks that everything is shown."""
-        lang = user_lang(interaction)
-        session = self.bot.games.in_channel(interaction.channel_id or 0)
-        if session is None:
-            await answer(interaction, t("bot.refuse.no_game", lang))
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        self.bot.outbox.kick(session.id)
-        if session.status == "lobby":
-            post = lobby_post(session)
-            await interaction.followup.send(embed=embed_of(post, image=False), ephemeral=True)
-            return
-        want = desired(session, self.bot.settings.clock(), {}, None)
-        assert want.live is not None
-        stored = (await self.bot.games.store.messages(session.id)).get("live")
-        link = t("bot.status.link", lang, url=f"https://discord.com/channels/"
-                 f"{session.row.guild_id}/{stored.channel_id}/{stored.message_id}") \
-            if stored and session.row.guild_id else ""
-        await interaction.followup.send(link[:MAX_CONTENT] or discord.utils.MISSING,
-                                        embed=embed_of(want.live, image=False), ephemeral=True)
+@app_commands.command(name=ls("bot.cmd.threads.name"),
+                      description=ls("bot.cmd.threads.description"))
+@app_commands.describe(enabled=ls("bot.cmd.threads.enabled"))
+@app_commands.default_permissions(manage_guild=True)
+async def threads(interaction: discord.Interaction, enabled: bool) -> None:
+    """Whether new games in this server get a thread of their own (Manage Server)."""
+    lang = user_lang(interaction)
+    if interaction.guild_id is None or not interaction.permissions.manage_guild:
+        await answer(interaction, t("bot.error.not_allowed", lang))
+        return
+    await bot_of(interaction).games.store.set_threads_allowed(interaction.guild_id, enabled)
+    await answer(interaction, t("bot.threads.on" if enabled else "bot.threads.off", lang))
 
-    @game.command(name=ls("bot.cmd.threads.name"), description=ls("bot.cmd.threads.description"))
-    @app_commands.describe(enabled=ls("bot.cmd.threads.enabled"))
-    @app_commands.default_permissions(manage_guild=True)
-    async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:
-        """Whether new games in this server get a thread of their own (Manage Server)."""
-        lang = user_lang(interaction)
-        if interaction.guild_id is None or not interaction.permissions.manage_guild:
-            await answer(interaction, t("bot.error.not_allowed", lang))
-            return
-        await self.bot.games.store.set_threads_allowed(interaction.guild_id, enabled)
-        await answer(interaction, t("bot.threads.on" if enabled else "bot.threads.off", lang))
-
-    @game.command(name=ls("bot.cmd.abort.name"), description=ls("bot.cmd.abort.description"))
-    async def abort(self, interaction: discord.Interaction) -> None:
-        """End the channel's game without a result (its creator or a server manager)."""
-        perms = interaction.permissions
-        try:
-            session = await self.bot.games.abort(interaction.channel_id or 0, interaction.user.id,
-                                                 is_admin=perms.manage_guild)
-        except Refusal as error:
-            await answer(interaction, refusal_text(None, error, user_lang(interaction)))
-            return
-        self.bot.outbox.kick(session.id)
-        await best_effort("announce an abort", interaction.response.send_message(
-            t("bot.abort.done", session.row.language,
-              game=game_name(session.row.game, session.row.language),
-              who=interaction.user.mention)))
+@app_commands.command(name=ls("bot.cmd.abort.name"), description=ls("bot.cmd.abort.description"))
+async def abort(interaction: discord.Interaction) -> None:
+    """End the channel's game without a result (its creator or a server manager)."""
+    perms = interaction.permissions
+    try:
+        session = await bot_of(interaction).games.abort(
+            interaction.channel_id or 0, interaction.user.id, is_admin=perms.manage_guild)
+    except Refusal as error:
+        await answer(interaction, refusal_text(None, error, user_lang(interaction)))
+        return
+    bot_of(interaction).outbox.kick(session.id)
+    await best_effort("announce an abort", interaction.response.send_message(
+        t("bot.abort.done", session.row.language,
+          game=game_name(session.row.game, session.row.language),
+          who=interaction.user.mention)))
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Lobby(bot))
+    """The commands above join the shared ``/game`` group."""
+    for command in (new, status, threads, abort):
+        _group.game.add_command(command, override=True)

@@ -34,7 +34,7 @@ class Watch(commands.Cog):
             return
         game_id, slot = found
         log.info("game %s: its %s message was deleted", game_id, slot)
-        await store.drop_message(game_id, slot)
+        await store.drop_message(game_id, slot, payload.message_id)  # unless replaced already
         if slot in KEPT:
             self.bot.outbox.kick(game_id)
 

@@ -447,9 +447,15 @@ class Store:
             row = await cur.fetchone()
         return (row["game_id"], row["slot"]) if row else None
 
-    async def drop_message(self, game_id: int, slot: str) -> None:
+    async def drop_message(self, game_id: int, slot: str, message_id: int | None = None) -> None:
+        """Forget a slot's message (``message_id``: only if the slot still holds that one)."""
         async with self.transaction() as db:
-            await run(db, "DELETE FROM messages WHERE game_id = ? AND slot = ?", (game_id, slot))
+            if message_id is None:
+                await run(db, "DELETE FROM messages WHERE game_id = ? AND slot = ?",
+                          (game_id, slot))
+            else:
+                await run(db, "DELETE FROM messages WHERE game_id = ? AND slot = ?"
+                          " AND message_id = ?", (game_id, slot, message_id))
 
     # --- private side ----------------------------------------------------------------------------
 

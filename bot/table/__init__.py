@@ -41,6 +41,7 @@ from bot.table.words import (
     colour_name,
     colour_names,
     game_name,
+    game_text,
     mentions,
     result_title,
     seat_label,
@@ -246,7 +247,7 @@ def _status(session: Session, ui: GameUI, view: dict[str, Any], lang: str,
     kind = session.kind()
     phase = ui.phase_name(kind, lang)
     if secret_now(session):
-        return t("bot.table.secret", lang, who=who, phase=phase)
+        return game_text(session.row.game, "table.secret", lang, who=who, phase=phase)
     legal = [str(a) for a in session.legal(humans[0].colour)]
     shown = [c for c in ui.components(kind, view, humans[0].colour, legal, lang)
              if c.op not in ("info", "open")]
@@ -331,8 +332,8 @@ def table_components(session: Session, ui: GameUI, view: dict[str, Any],
         legal = [str(a) for a in session.legal(seat.colour)]
         items += ui.components(session.kind(), view, seat.colour, legal, lang)
     if ui.has_screen():
-        label = t("bot.hidden.open_due", lang) if secret_now(session) \
-            else t("bot.hidden.open", lang)
+        label = game_text(session.row.game, "hidden.open_due" if secret_now(session)
+                          else "hidden.open", lang)
         items.append(Button("open", label, style="secondary"))
     return items
 

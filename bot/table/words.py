@@ -15,6 +15,12 @@ from render.i18n import has, rule_error, t
 from rules.core import IllegalAction
 
 
+def game_text(game: str, key: str, lang: str, **params: Any) -> str:
+    """``bot.<key>`` in the game's own words when it has them (``bot.<game>.<key>``)."""
+    own = f"bot.{game}.{key}"
+    return t(own if has(own, lang) else f"bot.{key}", lang, **params)
+
+
 def colour_name(colour: str, lang: str) -> str:
     key = f"bot.colour.{colour}"
     return t(key, lang) if has(key, lang) else colour.capitalize()
@@ -52,7 +58,10 @@ def refusal_text(session: Session | None, error: Refusal | IllegalAction, lang: 
     """A refusal in words, in the user's language."""
     if isinstance(error, IllegalAction):
         game = session.row.game if session else ""
-        return t("bot.refuse.illegal", lang, reason=rule_error(game, error, lang))
+        typed = {k: echo(v) if isinstance(v, str) and k == "text" else v
+                 for k, v in error.params.items()}  # what the user typed, cut
+        return t("bot.refuse.illegal", lang,
+                 reason=rule_error(game, IllegalAction(error.key, **typed), lang))
     params = dict(error.params)
     if "pending" in params and session is not None:
         params["pending"] = mentions(session, params["pending"], lang)
