@@ -273,6 +273,13 @@ async def test_an_old_database_is_migrated_in_place(db_path: Path) -> None:
         assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     finally:
         await store.close()
+    backup = db_path.with_name(f"{db_path.name}.v1.bak")
+    assert committed(backup, "PRAGMA user_version") == [(1,)], "a backup before migrating"
+    assert committed(backup, "SELECT channel_id FROM games") == [(5,)]
+    again = await Store.open(db_path)  # current: no new backup
+    await again.close()
+    assert sorted(p.name for p in db_path.parent.iterdir() if p.suffix == ".bak") == [
+        backup.name]
 
 
 async def test_a_schema_3_game_keeps_its_log_and_closed_dms(db_path: Path) -> None:

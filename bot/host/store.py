@@ -223,6 +223,24 @@ async def migrate(db: aiosqlite.Connection) -> int:
     return version
 
 
+async def backup_before_migrating(db: aiosqlite.Connection, path: Path) -> Path | None:
+    """A consistent copy of a database that is about to be migrated, beside it
+    (``games.sqlite3.v3.bak``): an upgrade that goes wrong loses nothing. None when the schema
+    is current or the database is new."""
+    async with db.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    version = row[0] if row else 0
+    if version == 0 or version >= SCHEMA_VERSION:
+        return None
+    target = path.with_name(f"{path.name}.v{version}.bak")
+    copy = await aiosqlite.connect(str(target))
+    try:
+        await db.backup(copy)
+    finally:
+        await copy.close()
+    return target
+
+
 class Store:
     """Async access to the games database. Open with :meth:`open`, close with :meth:`close`."""
 
@@ -242,6 +260,8 @@ class Store:
         await run(db, "PRAGMA synchronous = NORMAL")
         await run(db, "PRAGMA foreign_keys = ON")
         await run(db, "PRAGMA busy_timeout = 5000")
+        if str(path) != ":memory:":
+            await backup_before_migrating(db, Path(path))
         await migrate(db)
         return cls(db, clock)
 
