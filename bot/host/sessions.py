@@ -264,7 +264,8 @@ class Host:
         return loaded
 
     async def _rate_missed(self) -> None:
-        """Results and ratings of games that finished while the bot could not record them."""
+        """Results and ratings of games that finished while the bot could not record them
+        (and, once after the upgrade to schema 8, of the games finished before it)."""
         for row in await self.store.unrated_finished():
             try:
                 await self.rate(await self._load(row))
