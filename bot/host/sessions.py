@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.host import ratings
 from bot.host.clock import iso
 from bot.host.store import ChannelBusy, GameRow, LogRow, SeatRow, Store
 from rules import ai
@@ -259,7 +260,17 @@ class Host:
             self._remember(session)
             loaded.append(session)
         log.info("reloaded %d game(s)", len(loaded))
+        await self._rate_missed()
         return loaded
+
+    async def _rate_missed(self) -> None:
+        """Results and ratings of games that finished while the bot could not record them
+        (and, once after the upgrade to schema 8, of the games finished before it)."""
+        for row in await self.store.unrated_finished():
+            try:
+                await self.rate(await self._load(row))
+            except Exception:
+                log.exception("game %s: its result could not be recorded", row.id)
 
     async def _load(self, row: GameRow) -> Session:
         seats = [_seat(s) for s in await self.store.seats(row.id)]
@@ -670,7 +681,31 @@ class Host:
         if finished:
             session.row = _with(session.row, status="finished")
             self._forget(session)
+            await self._rate_safely(session)
         return step
+
+    # --- results and ratings -------------------------------------------------------------------
+
+    async def rate(self, session: Session) -> bool:
+        """Record a finished game's places and scores and update its players' ratings, once:
+        False when it had been recorded already (or is not finished)."""
+        result = session.result()
+        if session.status != "finished" or result is None:
+            return False
+        seats = [(s.colour, ratings.player_key(s.user_id, s.ai_level)) for s in session.seats]
+        rows = ratings.result_rows(seats, result)
+        return await self.store.record_results(
+            session.id, session.row.guild_id or 0, session.row.game, rows,
+            lambda before: ratings.rate(rows, before))
+
+    async def _rate_safely(self, session: Session) -> None:
+        """:meth:`rate` after the final commit: a failure leaves the game unrated until the
+        next start (:meth:`load`), never undoes its end."""
+        try:
+            await self.rate(session)
+        except Exception:
+            log.exception("game %s: its result could not be recorded; it will be at the next"
+                          " start", session.id)
 
     async def _advance(self, session: Session) -> list[Step]:
         """Chance, AI seats and forced passes, until a human must choose or the game is over."""

@@ -21,7 +21,7 @@ import aiosqlite
 
 from bot.host.clock import Clock, stamp, system_clock
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 8
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
 
@@ -114,8 +114,41 @@ thread and lobby message; a seat when its human last acted; ``messages`` maps ea
 Discord messages (live table, ping, DM screens and prompts) to its ids and the digest of what
 it last showed, so the outbox edits instead of re-posting and a second run changes nothing."""
 
-MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE}
-"""``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
+_RATINGS = """
+CREATE TABLE results (
+    game_id      INTEGER NOT NULL REFERENCES games (id),
+    colour       TEXT    NOT NULL,
+    guild_id     INTEGER NOT NULL,
+    game         TEXT    NOT NULL,
+    player       TEXT    NOT NULL,
+    place        INTEGER NOT NULL,
+    score        INTEGER NOT NULL,
+    won          INTEGER NOT NULL,
+    finished_at  TEXT    NOT NULL,
+    PRIMARY KEY (game_id, colour)
+);
+CREATE INDEX results_by_player ON results (guild_id, player, game);
+CREATE TABLE ratings (
+    guild_id    INTEGER NOT NULL,
+    game        TEXT    NOT NULL,
+    player      TEXT    NOT NULL,
+    mu          REAL    NOT NULL,
+    sigma       REAL    NOT NULL,
+    plays       INTEGER NOT NULL,
+    updated_at  TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, game, player)
+);
+"""
+"""Records and ratings: one ``results`` row per seat of a finished game (who held it at the end:
+a user id, or ``ai:<level>`` for an AI seat; its place, ties sharing one; its score; whether it
+won), and per server, game and player a Weng-Lin rating (``mu``, ``sigma``). A game's results
+are written once, with the ratings they change, in one transaction: the rows of a game are the
+mark that it was rated."""
+
+MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
+                              8: _RATINGS}
+"""``version -> SQL`` that brings a database from ``version - 1`` to ``version``; a number
+without an entry (kept for another change) only moves the version on."""
 
 
 @dataclass(frozen=True)
@@ -193,6 +226,43 @@ class MessageRow:
     stage: str = ""
 
 
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat's outcome in a finished game: ``player`` is the user id as text, or
+    ``ai:<level>`` for an AI seat; ``place`` 1 is first, tied seats share a place."""
+
+    colour: str
+    player: str
+    place: int
+    score: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's Weng-Lin rating in one game on one server, and how many seats it played."""
+
+    player: str
+    mu: float
+    sigma: float
+    plays: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's finished games of one game on one server, summed."""
+
+    game: str
+    plays: int
+    wins: int
+    place_total: int
+    score_total: int
+
+
+Rate = Callable[[dict[str, Rating | None]], dict[str, tuple[float, float]]]
+"""From each player's rating before a game (None: unrated), their ``(mu, sigma)`` after it."""
+
+
 async def run(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] = ()) -> int | None:
     """Execute one statement and close its cursor at once (an open cursor blocks COMMIT);
     returns the last inserted row id."""
@@ -212,7 +282,7 @@ async def migrate(db: aiosqlite.Connection) -> int:
         version += 1
         await run(db, "BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATIONS[version].split(";"):
+            for statement in MIGRATIONS.get(version, "").split(";"):
                 if statement.strip():
                     await run(db, statement)
             await run(db, f"PRAGMA user_version = {version}")
@@ -491,6 +561,99 @@ class Store:
             await run(db, "INSERT INTO hidden_seats (game_id, colour, dm_closed) VALUES (?, ?, ?)"
                       " ON CONFLICT (game_id, colour) DO UPDATE SET dm_closed = excluded.dm_closed",
                       (game_id, colour, int(closed)))
+
+    # --- results and ratings ---------------------------------------------------------------------
+
+    async def record_results(self, game_id: int, guild_id: int, game: str,
+                             rows: list[ResultRow], rate: Rate) -> bool:
+        """Write a finished game's results and the ratings they change, in ONE transaction,
+        once: False (and nothing written) when the game has its results already. ``rate`` gets
+        every player's rating before the game, read inside the transaction."""
+        now = stamp(self.clock)
+        async with self.transaction() as db:
+            async with db.execute("SELECT 1 FROM results WHERE game_id = ? LIMIT 1",
+                                  (game_id,)) as cur:
+                if await cur.fetchone() is not None:
+                    return False
+            players = list(dict.fromkeys(r.player for r in rows))
+            before: dict[str, Rating | None] = {}
+            for player in players:
+                async with db.execute("SELECT mu, sigma, plays FROM ratings WHERE guild_id = ?"
+                                      " AND game = ? AND player = ?",
+                                      (guild_id, game, player)) as cur:
+                    found = await cur.fetchone()
+                before[player] = Rating(player, found["mu"], found["sigma"], found["plays"]) \
+                    if found else None
+            after = rate(before)
+            for row in rows:
+                await run(db, "INSERT INTO results (game_id, colour, guild_id, game, player,"
+                          " place, score, won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          (game_id, row.colour, guild_id, game, row.player, row.place,
+                           row.score, int(row.won), now))
+            for player in players:
+                mu, sigma = after[player]
+                seats = sum(1 for r in rows if r.player == player)
+                await run(db, "INSERT INTO ratings (guild_id, game, player, mu, sigma, plays,"
+                          " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                          " ON CONFLICT (guild_id, game, player) DO UPDATE SET"
+                          " mu = excluded.mu, sigma = excluded.sigma,"
+                          " plays = ratings.plays + excluded.plays,"
+                          " updated_at = excluded.updated_at",
+                          (guild_id, game, player, mu, sigma, seats, now))
+        return True
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        async with self.db.execute("SELECT colour, player, place, score, won FROM results"
+                                   " WHERE game_id = ? ORDER BY place, colour",
+                                   (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [ResultRow(r["colour"], r["player"], r["place"], r["score"], bool(r["won"]))
+                for r in rows]
+
+    async def unrated_finished(self) -> list[GameRow]:
+        """Finished games without results (the bot stopped between the last move and them)."""
+        async with self.db.execute(
+                "SELECT * FROM games WHERE status = 'finished' AND header IS NOT NULL"
+                " AND NOT EXISTS (SELECT 1 FROM results WHERE results.game_id = games.id)"
+                " ORDER BY id") as cur:
+            rows = await cur.fetchall()
+        return [_game_row(r) for r in rows]
+
+    async def player_stats(self, guild_id: int, player: str) -> list[PlayerStats]:
+        """Per game (by name), the player's plays, wins and summed places and scores here."""
+        async with self.db.execute(
+                "SELECT game, COUNT(*) AS plays, SUM(won) AS wins, SUM(place) AS places,"
+                " SUM(score) AS scores FROM results WHERE guild_id = ? AND player = ?"
+                " GROUP BY game ORDER BY game", (guild_id, player)) as cur:
+            rows = await cur.fetchall()
+        return [PlayerStats(r["game"], r["plays"], r["wins"], r["places"], r["scores"])
+                for r in rows]
+
+    async def rating(self, guild_id: int, game: str, player: str) -> Rating | None:
+        async with self.db.execute("SELECT mu, sigma, plays FROM ratings WHERE guild_id = ?"
+                                   " AND game = ? AND player = ?",
+                                   (guild_id, game, player)) as cur:
+            row = await cur.fetchone()
+        return Rating(player, row["mu"], row["sigma"], row["plays"]) if row else None
+
+    async def leaderboard(self, guild_id: int, game: str, z: float,
+                          limit: int) -> list[Rating]:
+        """The best ``limit`` players of a game here by ``mu - z * sigma``."""
+        async with self.db.execute(
+                "SELECT player, mu, sigma, plays FROM ratings WHERE guild_id = ? AND game = ?"
+                " ORDER BY mu - ? * sigma DESC, plays DESC, player LIMIT ?",
+                (guild_id, game, z, limit)) as cur:
+            rows = await cur.fetchall()
+        return [Rating(r["player"], r["mu"], r["sigma"], r["plays"]) for r in rows]
+
+    async def guild_games(self, guild_id: int, *statuses: str) -> list[GameRow]:
+        """A server's games with these statuses, the longest-waiting first."""
+        marks = ", ".join("?" for _ in statuses)
+        async with self.db.execute(
+                f"SELECT * FROM games WHERE guild_id = ? AND status IN ({marks})"
+                " ORDER BY updated_at, id", (guild_id, *statuses)) as cur:
+            rows = await cur.fetchall()
+        return [_game_row(r) for r in rows]
 
     # --- server settings -------------------------------------------------------------------------
 

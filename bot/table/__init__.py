@@ -260,6 +260,13 @@ def _status(session: Session, ui: GameUI, view: dict[str, Any], lang: str,
     return t("bot.table.turn", lang, who=who, phase=phase, how=how)
 
 
+def now_text(session: Session, lang: str) -> str:
+    """The live table's own "Now: who, what, how" line, in ``lang`` (for ``/game help``)."""
+    if session.game is None:
+        return ""
+    return _status(session, game_ui(session.row.game), session.view(None), lang, False)
+
+
 def _covers(shown: list[Component], legal: list[str]) -> bool:
     """Whether the components offer every legal action (then /play is not worth a mention)."""
     offered = {c.arg for c in shown if isinstance(c, Button) and c.op == "act"}
@@ -449,4 +456,4 @@ def phase_label(ui: GameUI, kind: str, lang: str) -> str:
 
 
 __all__ = ["Desired", "Embed", "Picture", "Post", "Private", "closing", "desired", "lobby_post",
-           "parse_stage", "screen_post", "stage_key", "table_components"]
+           "now_text", "parse_stage", "screen_post", "stage_key", "table_components"]
