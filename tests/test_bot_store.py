@@ -61,7 +61,7 @@ FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, lan
 
 
 async def test_schema_is_versioned_and_in_wal_mode(store: Store, db_path: Path) -> None:
-    assert SCHEMA_VERSION == 8 and sorted(MIGRATIONS) == [1, 2, 3, 4, 8]
+    assert SCHEMA_VERSION == 8 and sorted(MIGRATIONS) == [1, 2, 3, 4, 7, 8]
     assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert committed(db_path, "PRAGMA journal_mode") == [("wal",)]
     again = await Store.open(db_path)  # migrating twice is harmless
@@ -482,3 +482,29 @@ async def test_a_failing_ai_step_stalls_the_game_until_it_is_resumed(store: Stor
     assert not session.stalled and session.pending() == ("red",)
     assert host.stalled() == []
     assert (await host.resume(session.id)).steps == [], "resuming twice plays nothing more"
+
+
+async def test_a_take_back_keeps_the_rows_it_removes(store: Store, db_path: Path) -> None:
+    """Schema 7: the rows a take-back removes move to ``takebacks`` in the same transaction
+    as the rewound snapshot; a take-back that does not end where the log ends changes
+    nothing."""
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.add_seat(game.id, "red", 1, None, "ana")
+    for seq, line in enumerate(["red place A1 1", "blue place E9 1"], start=1):
+        await store.append_action(game.id, seq, line, {"seq": seq}, by="human" if seq == 1
+                                  else "ai", actor=line.split()[0])
+    with pytest.raises(RuntimeError, match="does not end"):
+        await store.take_back(game.id, 0, 3, "red", {"seq": 0})
+    assert await store.actions(game.id) == ["red place A1 1", "blue place E9 1"]
+    await store.take_back(game.id, 0, 2, "red", {"seq": 0})
+    assert await store.actions(game.id) == []
+    snapshot = await store.snapshot(game.id)
+    assert snapshot is not None and (snapshot.seq, snapshot.state) == (0, {"seq": 0})
+    [kept] = await store.takebacks(game.id)
+    assert (kept.at, kept.colour) == (0, "red")
+    assert [(r.seq, r.line, r.by) for r in kept.rows] == [
+        (1, "red place A1 1", "human"), (2, "blue place E9 1", "ai")]
+    await store.append_action(game.id, 1, "red place A2 1", {"seq": 1}, actor="red")
+    assert await store.actions(game.id) == ["red place A2 1"], "the next action is number 1"
+    assert {"paused_by", "paused_left"} <= columns(db_path, "games")
+    assert {"timeouts", "away"} <= columns(db_path, "seats")

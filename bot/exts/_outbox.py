@@ -138,7 +138,8 @@ class Outbox:
         if session.status != "lobby" and session.game is not None:
             home = await self._home(session)  # first: the lobby card and DMs link to it
         want = table.desired(session, self.bot.settings.clock(), names, renderer,
-                             live_row.stage if live_row else "", self.bot.settings.ping_after)
+                             live_row.stage if live_row else "", self.bot.settings.ping_after,
+                             host.notify)
         await self._lobby(session, want, stored.get("lobby"))
         if want.live is None or home is None:
             return False
@@ -147,6 +148,7 @@ class Outbox:
         wanted = {p.colour for p in want.privates}
         for private in want.privates:
             await self._private(session, private, stored)
+            await self._turn(session, private, stored)
         note = table.dm_note(session, session.row.language)  # DMs found closed just now count
         if note is not None and "dm_note" not in stored:
             message = await self._call(home.send(note.content,
@@ -287,7 +289,8 @@ class Outbox:
                     row: MessageRow | None, names: dict[str, str],
                     renderer: table.Renderer | None) -> None:
         assert want.live is not None
-        if row is not None and row.stage != want.stage:
+        if row is not None and row.stage != want.stage and not _went_back(row.stage,
+                                                                          want.stage):
             start = table.parse_stage(want.stage)
             final = table.closing(session, row.stage, names, renderer,
                                   start[1] if start else session.seq + 1)
@@ -400,6 +403,21 @@ class Outbox:
         if message is not None:
             await self._remember(session, slot, message, post, str(owed.turn))
 
+    async def _turn(self, session: Session, private: Private,
+                    stored: dict[str, MessageRow]) -> None:
+        """The "your turn" DM: one new DM per decision that becomes the player's; an older
+        one stays as it was (it has no components)."""
+        if private.turn is None or private.colour in session.dm_closed:
+            return
+        slot = f"turn:{private.colour}"
+        row = stored.get(slot)
+        if row is not None and row.stage == private.turn_key:
+            return
+        turn = private.turn
+        message = await self._dm(session, private, lambda user: user.send(turn.content))
+        if message is not None:
+            await self._remember(session, slot, message, turn, private.turn_key)
+
     async def _edit_dm(self, row: MessageRow, post: Post, view: discord.ui.View | None,
                        new_picture: bool) -> bool:
         try:
@@ -430,6 +448,13 @@ class Outbox:
 
 def _digest(post: Post) -> str:
     return f"{post.digest()}:{post.picture.key if post.picture else ''}"
+
+
+def _went_back(shown: str, wanted: str) -> bool:
+    """Whether the table went back to an earlier stage (a take-back, ``/game undo``): the live
+    message is then edited to it, not closed and followed by a new one."""
+    old, new = table.parse_stage(shown), table.parse_stage(wanted)
+    return old is not None and new is not None and new[1] <= old[1]
 
 
 def _picture_changed(row: MessageRow, post: Post) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from typing import Any
 
 from bot.host import ratings
 from bot.host.clock import iso
-from bot.host.store import ChannelBusy, GameRow, LogRow, SeatRow, Store
+from bot.host.store import AWAY_AFTER, ChannelBusy, GameRow, LogRow, SeatRow, Store
 from rules import ai
 from rules.core import (
     CHANCE,
@@ -65,6 +66,11 @@ class Seat:
     name: str = ""
     acted_at: str | None = None
     """When the human last acted in this game (ISO, from the injected clock)."""
+    timeouts: int = 0
+    """Turns in a row on which this human's time ran out."""
+    away: bool = False
+    """Timed out :data:`AWAY_AFTER` times in a row: the AI plays for them at once until they
+    act again (``/game back``, or any move of their own)."""
 
     @property
     def is_ai(self) -> bool:
@@ -74,7 +80,8 @@ class Seat:
 @dataclass
 class Step:
     """One applied action. ``by`` is ``human``, ``forced`` (applied for a human), ``ai`` or
-    ``chance``, or ``timeout`` (the AI played for a human whose time ran out). ``sealed``
+    ``chance``, ``timeout`` (the AI played for a human whose time ran out) or ``away`` (the
+    AI played for a human marked away). ``sealed``
     names the seat the line is still private to (the engine's events say so, and a later
     revealing event clears it)."""
 
@@ -88,6 +95,21 @@ class Step:
     @classmethod
     def of(cls, row: LogRow) -> Step:
         return cls(row.line.split(" ", 1)[0], row.line, row.events, row.by, row.seq, row.sealed)
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """``colour`` took back their move (``/game undo``): the steps after action ``at``, the
+    first of them theirs, the rest AI or forced steps that followed it."""
+
+    at: int
+    colour: str
+    steps: list[Step]
+
+    def comment(self) -> str:
+        """The take-back as a record comment (a sealed line stays sealed)."""
+        lines = [hidden_line(s.line) if s.sealed else s.line for s in self.steps]
+        return f"# {self.colour} took back: {', '.join(lines)}"
 
 
 @dataclass
@@ -106,6 +128,8 @@ class Session:
     """A chance or AI step after a commit failed: :meth:`Host.resume` must finish it."""
     dm_closed: set[str] = field(default_factory=set)
     """Colours whose DMs were found closed: their private side goes through the channel."""
+    takebacks: list[Takeback] = field(default_factory=list)
+    """Every ``/game undo`` of the game, oldest first (the log no longer holds their steps)."""
 
     @property
     def id(self) -> int:
@@ -118,6 +142,14 @@ class Session:
     @property
     def module(self) -> GameModule:
         return game_module(self.row.game)
+
+    @property
+    def paused(self) -> bool:
+        return self.row.paused_by is not None
+
+    def away(self) -> list[Seat]:
+        """The human seats the AI plays for until they are back."""
+        return [s for s in self.seats if s.away and not s.is_ai]
 
     @property
     def seq(self) -> int:
@@ -188,10 +220,20 @@ class Session:
         return self.states.get(seq)
 
     def record(self) -> str | None:
-        """The complete record (seed and all) once the game is over; secret before that."""
+        """The complete record (seed and all) once the game is over; secret before that. The
+        game as played: a take-back is a comment after the line it went back to."""
         if self.game is None or self.status != "finished":
             return None
-        return self.game.record()
+        text = self.game.record()
+        if not self.takebacks:
+            return text
+        head, *lines = text.splitlines()
+        out = [head]
+        for seq in range(len(lines) + 1):
+            if seq:
+                out.append(lines[seq - 1])
+            out += [tb.comment() for tb in self.takebacks if tb.at == seq]
+        return "\n".join(out) + "\n"
 
 
 @dataclass(frozen=True)
@@ -244,11 +286,14 @@ class Host:
         self.seed_source = seed_source
         self.sessions: dict[int, Session] = {}
         self._by_channel: dict[int, int] = {}
+        self.notify: set[int] = set()
+        """Users who want a DM when it is their turn (``/game notify``)."""
 
     # --- loading -------------------------------------------------------------------------------
 
     async def load(self) -> list[Session]:
         """Reload every game in a lobby or running, e.g. after a restart."""
+        self.notify = await self.store.notified_users()
         loaded = []
         for row in await self.store.games_with_status("lobby", "running"):
             try:
@@ -279,6 +324,8 @@ class Host:
             log_rows = await self.store.log(row.id)
             session.log = [Step.of(r) for r in log_rows]
             session.game = await self._rebuild(row, [r.line for r in log_rows])
+            session.takebacks = [Takeback(tb.at, tb.colour, [Step.of(r) for r in tb.rows])
+                                 for tb in await self.store.takebacks(row.id)]
         return session
 
     async def _rebuild(self, row: GameRow, lines: list[str]) -> Game:
@@ -489,7 +536,8 @@ class Host:
     def _host_moves(self, session: Session) -> bool:
         assert session.game is not None
         pending = session.pending()
-        return pending == (CHANCE,) or any((s := session.seat(c)) and s.is_ai for c in pending)
+        return pending == (CHANCE,) or any((s := session.seat(c)) and (s.is_ai or s.away)
+                                           for c in pending)
 
     async def resume(self, game_id: int) -> Report:
         """Play the chance and AI moves a stalled game is waiting for (none if it is not)."""
@@ -528,6 +576,8 @@ class Host:
     async def _arm(self, session: Session) -> None:
         """Start the clock for the humans now pending (or stop it); stored as an absolute time,
         so a restart keeps every deadline."""
+        if session.paused:
+            return  # the time left is kept until the game resumes
         seconds = session.row.turn_seconds
         deadline = None
         if seconds and session.status == "running" and self._humans_pending(session):
@@ -541,7 +591,8 @@ class Host:
         out = []
         for session in list(self.sessions.values()):
             row = session.row
-            if session.status != "running" or not row.deadline_at or not row.turn_seconds:
+            if session.status != "running" or not row.deadline_at or not row.turn_seconds \
+                    or session.paused:
                 continue
             deadline = datetime.fromisoformat(row.deadline_at)
             if now >= deadline:
@@ -568,7 +619,7 @@ class Host:
         async with session.lock:
             row = session.row
             if session.status != "running" or session.game is None or not row.deadline_at \
-                    or now < datetime.fromisoformat(row.deadline_at):
+                    or session.paused or now < datetime.fromisoformat(row.deadline_at):
                 return Report(session, [])
             steps: list[Step] = []
             before = session.stage()
@@ -580,6 +631,115 @@ class Host:
                     ai_rng(row.seed, session.seq))
                 steps.append(await self._apply(session, seat.colour, action, "timeout"))
             steps += await self._advance_safely(session)
+            await self._arm_safely(session)
+            return Report(session, steps, before)
+
+    # --- pace: pause, turn time, away, take-backs ----------------------------------------------
+
+    def _may_pace(self, session: Session, user_id: int, is_admin: bool) -> None:
+        if user_id != session.row.creator_id and not is_admin:
+            raise Refusal("bot.refuse.pace_denied")
+
+    async def pause(self, channel_id: int, user_id: int, is_admin: bool = False) -> Session:
+        """Stop the game's clock: the turn time left is kept, moves wait for :meth:`unpause`."""
+        session = self._running(channel_id)
+        async with session.lock:
+            self._may_pace(session, user_id, is_admin)
+            if session.paused:
+                raise Refusal("bot.refuse.already_paused")
+            row = session.row
+            left = None
+            if row.deadline_at:
+                rest = datetime.fromisoformat(row.deadline_at) - self.store.clock()
+                left = max(0, math.ceil(rest.total_seconds()))
+            await self.store.set_paused(session.id, user_id, left, None)
+            session.row = _with(row, paused_by=user_id, paused_left=left, deadline_at=None)
+            return session
+
+    async def unpause(self, channel_id: int, user_id: int, is_admin: bool = False) -> Session:
+        """Go on after :meth:`pause`: the time that was left counts again."""
+        session = self._running(channel_id)
+        async with session.lock:
+            self._may_pace(session, user_id, is_admin)
+            row = session.row
+            if not session.paused:
+                raise Refusal("bot.refuse.not_paused")
+            deadline = None
+            if row.turn_seconds and self._humans_pending(session):
+                left = row.paused_left if row.paused_left is not None else row.turn_seconds
+                deadline = iso(self.store.clock() + timedelta(seconds=left))
+            await self.store.set_paused(session.id, None, None, deadline)
+            session.row = _with(row, paused_by=None, paused_left=None, deadline_at=deadline)
+            return session
+
+    async def set_turn_time(self, channel_id: int, user_id: int, seconds: int | None,
+                            is_admin: bool = False) -> Session:
+        """A new time per turn (None: no deadline); the current turn starts on it afresh."""
+        session = self.channel_session(channel_id)
+        async with session.lock:
+            self._may_pace(session, user_id, is_admin)
+            seconds = seconds or None
+            deadline = left = None
+            if seconds and session.status == "running" and self._humans_pending(session):
+                if session.paused:
+                    left = seconds
+                else:
+                    deadline = iso(self.store.clock() + timedelta(seconds=seconds))
+            await self.store.set_turn_time(session.id, seconds, deadline, left)
+            session.row = _with(session.row, turn_seconds=seconds, deadline_at=deadline,
+                                paused_left=left, reminded=0)
+            return session
+
+    async def back(self, channel_id: int, user_id: int) -> Seat:
+        """The player is back: the AI no longer plays for them."""
+        session = self._running(channel_id)
+        async with session.lock:
+            seat = self.seat_for_play(session, user_id)
+            if not seat.away:
+                raise Refusal("bot.refuse.not_away")
+            await self.store.set_away(session.id, seat.colour, False)
+            seat.away, seat.timeouts = False, 0
+            return seat
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        """Whether this user gets a DM when it is their turn (in every game)."""
+        await self.store.set_notify(user_id, on)
+        if on:
+            self.notify.add(user_id)
+        else:
+            self.notify.discard(user_id)
+
+    async def undo(self, channel_id: int, user_id: int) -> Report:
+        """Take back the user's most recent move with the AI and forced steps after it, while
+        nobody else has acted and nothing hidden has come out since (see :func:`undo_point`).
+        The store keeps what was taken back; the game goes on from the position before it."""
+        session = self._running(channel_id)
+        async with session.lock:
+            if session.status != "running" or session.game is None:
+                raise Refusal("bot.refuse.no_game")
+            seat = self.seat_for_play(session, user_id)
+            if session.paused:
+                raise Refusal("bot.refuse.paused")
+            at = undo_point(session, seat.colour)
+            game = session.game
+            module = session.module
+            state = session.state_at(at)
+            if state is None:
+                assert session.row.header is not None
+                state = (await asyncio.to_thread(replay_lines, session.row.header,
+                                                 game.lines[:at])).state
+            before = session.stage()
+            await self.store.take_back(session.id, at, session.seq, seat.colour,
+                                       module.to_json(state))
+            takeback = Takeback(at, seat.colour, session.log[at:])
+            session.log = session.log[:at]
+            game.lines = game.lines[:at]
+            game.state = state
+            session.states = {k: v for k, v in session.states.items() if k < at}
+            session.takebacks.append(takeback)
+            seat.acted_at = iso(self.store.clock())
+            seat.timeouts, seat.away = 0, False
+            steps = await self._advance_safely(session)
             await self._arm_safely(session)
             return Report(session, steps, before)
 
@@ -636,6 +796,8 @@ class Host:
             if session.status != "running":
                 raise Refusal("bot.refuse.no_game")
             seat = self.seat_for_play(session, user_id)
+            if session.paused:
+                raise Refusal("bot.refuse.paused")
             if expect_seq is not None and expect_seq != session.seq:
                 raise Refusal("bot.refuse.stale")
             if expect_turn is not None and expect_turn != session.turns(seat.colour):
@@ -678,6 +840,10 @@ class Host:
         session.log.append(step)
         if by == "human" and (seat := session.seat(actor)) is not None:
             seat.acted_at = iso(self.store.clock())
+            seat.timeouts, seat.away = 0, False
+        if by == "timeout" and (seat := session.seat(actor)) is not None:
+            seat.timeouts += 1
+            seat.away = seat.away or seat.timeouts >= AWAY_AFTER
         if finished:
             session.row = _with(session.row, status="finished")
             self._forget(session)
@@ -722,14 +888,15 @@ class Host:
                 action = module.chance(game.state, chance_rng(session.row.seed, seq))
                 steps.append(await self._apply(session, CHANCE, action, "chance"))
                 continue
-            bots = [session.seat(c) for c in pending if (s := session.seat(c)) and s.is_ai]
+            bots = [s for c in pending if (s := session.seat(c)) and (s.is_ai or s.away)]
             if bots:
                 seat = bots[0]
-                assert seat is not None
+                level = seat.ai_level or (session.row.ai_level if seat.away else "random")
                 action = await asyncio.to_thread(
-                    ai.choose, module, game.state, seat.colour, seat.ai_level or "random",
+                    ai.choose, module, game.state, seat.colour, level,
                     ai_rng(session.row.seed, seq))
-                steps.append(await self._apply(session, seat.colour, action, "ai"))
+                steps.append(await self._apply(session, seat.colour, action,
+                                               "ai" if seat.is_ai else "away"))
                 continue
             if len(pending) == 1:
                 only = module.legal(game.state, pending[0])
@@ -740,8 +907,39 @@ class Host:
         return steps
 
 
+def undo_point(session: Session, colour: str) -> int:
+    """How many actions stay when ``colour`` takes back their most recent move; a Refusal
+    says why it cannot be taken back. Only steps whose events show everything qualify: the
+    move itself reveals nothing and shows nobody a secret (its own sealed submission is fine),
+    and every step after it is an AI or forced step that drew nothing, revealed nothing and
+    is not secret, so replaying them after another move tells nobody anything new."""
+    mine = [i for i, step in enumerate(session.log)
+            if step.actor == colour and step.by == "human"]
+    if not mine:
+        raise Refusal("bot.refuse.undo_nothing")
+    at = mine[-1]
+    if _shows_something(session.log[at].events, own=True):
+        raise Refusal("bot.refuse.undo_hidden")
+    for step in session.log[at + 1:]:
+        if step.by == "chance":
+            raise Refusal("bot.refuse.undo_chance")
+        if step.by not in ("ai", "forced"):
+            raise Refusal("bot.refuse.undo_other", pending=[step.actor])
+        if step.sealed or _shows_something(step.events, own=False):
+            raise Refusal("bot.refuse.undo_hidden")
+    return at
+
+
+def _shows_something(events: list[Event], own: bool) -> bool:
+    """Whether events reveal sealed lines, carry a secret for a seat (a peek, a deal), or
+    (``own`` off) are a sealed submission themselves."""
+    return reveals(events) or any("private" in e for e in events) \
+        or (not own and sealed_by(events) is not None)
+
+
 def _seat(row: SeatRow) -> Seat:
-    return Seat(row.colour, row.user_id, row.ai_level, row.name, row.acted_at)
+    return Seat(row.colour, row.user_id, row.ai_level, row.name, row.acted_at, row.timeouts,
+                bool(row.away))
 
 
 def _with(row: GameRow, **changes: Any) -> GameRow:
@@ -752,5 +950,5 @@ def _option_words(text: str) -> dict[str, str]:
     return dict(word.partition("=")[::2] for word in text.split())
 
 
-__all__ = ["Host", "IllegalAction", "Refusal", "Report", "Seat", "Session", "Step",
-           "ai_rng", "chance_rng", "parse_options"]
+__all__ = ["Host", "IllegalAction", "Refusal", "Report", "Seat", "Session", "Step", "Takeback",
+           "ai_rng", "chance_rng", "parse_options", "undo_point"]

@@ -145,10 +145,36 @@ won), and per server, game and player a Weng-Lin rating (``mu``, ``sigma``). A g
 are written once, with the ratings they change, in one transaction: the rows of a game are the
 mark that it was rated."""
 
+_PACE = """
+ALTER TABLE games ADD COLUMN paused_by INTEGER;
+ALTER TABLE games ADD COLUMN paused_left INTEGER;
+ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE takebacks (
+    game_id   INTEGER NOT NULL REFERENCES games (id),
+    number    INTEGER NOT NULL,
+    after_seq INTEGER NOT NULL,
+    colour    TEXT    NOT NULL,
+    steps     TEXT    NOT NULL,
+    taken_at  TEXT    NOT NULL,
+    PRIMARY KEY (game_id, number)
+);
+CREATE TABLE user_settings (
+    user_id  INTEGER PRIMARY KEY,
+    notify   INTEGER NOT NULL DEFAULT 0
+);
+"""
+"""The pace of a game: who paused it (NULL: running) and the turn time left then; per seat its
+timeouts in a row and whether it is away (the AI plays for it); every take-back (``/game
+undo``): the log rows it removed, as they were, and the log length after it, so the log stays
+append-only in meaning; per user whether they want a DM when it is their turn."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
-                              8: _RATINGS}
+                              7: _PACE, 8: _RATINGS}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``; a number
 without an entry (kept for another change) only moves the version on."""
+AWAY_AFTER = 2
+"""Timeouts in a row after which a seat is marked away."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +201,10 @@ class GameRow:
     """Where the table lives once the game started: a thread under the lobby message, or the
     lobby's channel itself (then equal to ``channel_id``); None before the outbox decided."""
     lobby_message_id: int | None = None
+    paused_by: int | None = None
+    """Who paused the game (None: it is not paused)."""
+    paused_left: int | None = None
+    """Seconds of turn time that were left when it was paused (None: nobody was on the clock)."""
 
     @property
     def home_id(self) -> int:
@@ -192,6 +222,10 @@ class SeatRow:
     """The player's display name when they joined: images cannot show mentions."""
     acted_at: str | None = None
     """When this seat's human last acted in the game (joining counts)."""
+    timeouts: int = 0
+    """Turns in a row on which the time ran out (reset when the human acts)."""
+    away: int = 0
+    """Marked away after :data:`AWAY_AFTER` timeouts in a row: the AI plays at once."""
 
     @property
     def is_ai(self) -> bool:
@@ -213,6 +247,16 @@ class LogRow:
     events: list[dict[str, Any]]
     by: str
     sealed: str | None
+
+
+@dataclass(frozen=True)
+class TakebackRow:
+    """One ``/game undo``: ``colour`` took back the log rows after ``at`` (as they were)."""
+
+    at: int
+    colour: str
+    rows: list[LogRow]
+    taken_at: str
 
 
 @dataclass(frozen=True)
@@ -415,15 +459,33 @@ class Store:
         async with self.transaction() as db:
             await run(db, "UPDATE games SET reminded = 1 WHERE id = ?", (game_id,))
 
+    async def set_paused(self, game_id: int, paused_by: int | None, left: int | None,
+                         deadline: str | None) -> None:
+        """Pause (``paused_by`` set, the time ``left`` kept, no deadline) or resume (the
+        deadline re-armed); the turn's reminder mark stays as it was."""
+        async with self.transaction() as db:
+            await run(db, "UPDATE games SET paused_by = ?, paused_left = ?, deadline_at = ?,"
+                      " updated_at = ? WHERE id = ?",
+                      (paused_by, left, deadline, stamp(self.clock), game_id))
+
+    async def set_turn_time(self, game_id: int, seconds: int | None, deadline: str | None,
+                            left: int | None) -> None:
+        """A new time per turn: the current turn starts again on it (``deadline``, or ``left``
+        while the game is paused)."""
+        async with self.transaction() as db:
+            await run(db, "UPDATE games SET turn_seconds = ?, deadline_at = ?, paused_left = ?,"
+                      " reminded = 0, updated_at = ? WHERE id = ?",
+                      (seconds, deadline, left, stamp(self.clock), game_id))
+
     # --- seats ---------------------------------------------------------------------------------
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self.db.execute(
-                "SELECT colour, user_id, ai_level, joined, name, acted_at FROM seats"
-                " WHERE game_id = ? ORDER BY joined", (game_id,)) as cur:
+                "SELECT colour, user_id, ai_level, joined, name, acted_at, timeouts, away"
+                " FROM seats WHERE game_id = ? ORDER BY joined", (game_id,)) as cur:
             rows = await cur.fetchall()
         return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"],
-                        r["acted_at"]) for r in rows]
+                        r["acted_at"], r["timeouts"], r["away"]) for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
                        ai_level: str | None, name: str = "") -> None:
@@ -477,6 +539,12 @@ class Store:
             if by == "human" and actor is not None:
                 await run(db, "UPDATE seats SET acted_at = ? WHERE game_id = ? AND colour = ?",
                           (now, game_id, actor))
+                await run(db, "UPDATE seats SET timeouts = 0, away = 0 WHERE game_id = ?"
+                          " AND colour = ?", (game_id, actor))
+            if by == "timeout" and actor is not None:
+                await run(db, "UPDATE seats SET timeouts = timeouts + 1, away = CASE WHEN"
+                          " timeouts + 1 >= ? THEN 1 ELSE away END WHERE game_id = ?"
+                          " AND colour = ?", (AWAY_AFTER, game_id, actor))
             if before_commit is not None:
                 await before_commit()
 
@@ -498,6 +566,47 @@ class Store:
             raise RuntimeError(f"game {game_id}: the action log has a gap")
         return [LogRow(r["seq"], r["line"], json.loads(r["events"]), r["by"], r["sealed"])
                 for r in rows]
+
+    async def take_back(self, game_id: int, at: int, expect_seq: int, colour: str,
+                        state: dict[str, Any]) -> None:
+        """``colour`` takes back every log row after ``at``: in ONE transaction the rows are
+        kept as they were in ``takebacks``, leave the live log, and the snapshot becomes
+        ``state`` (the position after row ``at``); the seat counts as having acted. The log
+        must end at ``expect_seq`` (else another writer got there first and nothing changes).
+        """
+        now = stamp(self.clock)
+        async with self.transaction() as db:
+            async with db.execute("SELECT seq, line, events, by, sealed FROM actions"
+                                  " WHERE game_id = ? AND seq > ? ORDER BY seq",
+                                  (game_id, at)) as cur:
+                rows = await cur.fetchall()
+            if [r["seq"] for r in rows] != list(range(at + 1, expect_seq + 1)) or not rows:
+                raise RuntimeError(f"game {game_id}: the log does not end at {expect_seq}")
+            kept = [{"seq": r["seq"], "line": r["line"], "events": json.loads(r["events"]),
+                     "by": r["by"], "sealed": r["sealed"]} for r in rows]
+            async with db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM takebacks"
+                                  " WHERE game_id = ?", (game_id,)) as cur:
+                number = await cur.fetchone()
+            assert number is not None
+            await run(db, "INSERT INTO takebacks (game_id, number, after_seq, colour, steps,"
+                      " taken_at) VALUES (?, ?, ?, ?, ?, ?)",
+                      (game_id, number[0], at, colour, _dump(kept), now))
+            await run(db, "DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, at))
+            await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
+                      " VALUES (?, ?, ?)", (game_id, at, _dump(state)))
+            await run(db, "UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await run(db, "UPDATE seats SET acted_at = ?, timeouts = 0, away = 0"
+                      " WHERE game_id = ? AND colour = ?", (now, game_id, colour))
+
+    async def takebacks(self, game_id: int) -> list[TakebackRow]:
+        """Every take-back of the game, oldest first."""
+        async with self.db.execute("SELECT after_seq, colour, steps, taken_at"
+                                   " FROM takebacks WHERE game_id = ? ORDER BY number",
+                                   (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [TakebackRow(r["after_seq"], r["colour"], [
+            LogRow(x["seq"], x["line"], x["events"], x["by"], x["sealed"])
+            for x in json.loads(r["steps"])], r["taken_at"]) for r in rows]
 
     async def snapshot(self, game_id: int) -> Snapshot | None:
         async with self.db.execute("SELECT seq, state FROM snapshots WHERE game_id = ?",
@@ -654,6 +763,26 @@ class Store:
                 " ORDER BY updated_at, id", (guild_id, *statuses)) as cur:
             rows = await cur.fetchall()
         return [_game_row(r) for r in rows]
+    async def set_away(self, game_id: int, colour: str, away: bool) -> None:
+        """Mark a seat away (the AI plays for it at once) or back (its timeouts forgotten)."""
+        async with self.transaction() as db:
+            await run(db, "UPDATE seats SET away = ?, timeouts = CASE WHEN ? THEN timeouts"
+                      " ELSE 0 END WHERE game_id = ? AND colour = ?",
+                      (int(away), int(away), game_id, colour))
+
+    # --- user settings ---------------------------------------------------------------------------
+
+    async def notified_users(self) -> set[int]:
+        """The users who want a DM when it is their turn."""
+        async with self.db.execute("SELECT user_id FROM user_settings WHERE notify = 1") as cur:
+            rows = await cur.fetchall()
+        return {r["user_id"] for r in rows}
+
+    async def set_notify(self, user_id: int, on: bool) -> None:
+        async with self.transaction() as db:
+            await run(db, "INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
+                      " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
+                      (user_id, int(on)))
 
     # --- server settings -------------------------------------------------------------------------
 

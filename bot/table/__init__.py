@@ -12,7 +12,8 @@ it shows, so it is drawn only when that changes.
 - **ping**: a short message mentioning the humans who must act and have not acted in this
   game for a while; gone once they act.
 - **screens** and **prompts**: per human seat, the DM screen message (edited in place) and the
-  DM prompt of a secret decision (a new DM per decision).
+  DM prompt of a secret decision (a new DM per decision); for those who asked (``/game
+  notify``), a "your turn" DM per decision that becomes theirs.
 - **final**: the result with the game record, posted once at the end.
 """
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,6 +37,14 @@ from bot.constants import (
 )
 from bot.games import Button, Component, GameUI, Select, component_key, game_ui
 from bot.host.sessions import Seat, Session, Step
+from bot.table.pace import (
+    away_text,
+    paused_text,
+    turn_dm_due,
+    turn_dm_text,
+    turn_key,
+    with_takebacks,
+)
 from bot.table.private import Prompt, owes_secret, pending_humans, prompt, secret_now
 from bot.table.words import (
     colour_name,
@@ -103,6 +112,9 @@ class Private:
     user_id: int
     screen: Post | None
     prompt: Prompt | None
+    turn: Post | None = None
+    """A "your turn" DM (``/game notify``): sent once per ``turn_key``."""
+    turn_key: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,7 +150,7 @@ def stage_start(session: Session, key: str, known: tuple[str, int] | None) -> in
     the position it was played in, so the move that ends a stage is that stage's last line):
     from what the outbox stored when the stage is unchanged, else found among the recent
     positions kept in memory."""
-    if known is not None and known[0] == key:
+    if known is not None and known[0] == key and known[1] <= session.seq + 1:
         return known[1]
     entered = session.seq  # the position after this action is the first one in the stage
     while entered >= 1:
@@ -157,9 +169,11 @@ def parse_stage(text: str) -> tuple[str, int] | None:
 # --- the live table --------------------------------------------------------------------------
 
 def desired(session: Session, now: datetime, names: dict[str, str], renderer: Renderer | None,
-            stored_stage: str = "", ping_after: float = 180.0) -> Desired:
+            stored_stage: str = "", ping_after: float = 180.0,
+            notify: Collection[int] = ()) -> Desired:
     """Everything this game should show now. ``names`` are the players' display names for the
-    board legend (an image cannot show a mention)."""
+    board legend (an image cannot show a mention); ``notify``: the users who want a DM when
+    it is their turn."""
     lang = session.row.language
     lobby = lobby_post(session)
     if session.status == "lobby" or session.game is None:
@@ -176,7 +190,7 @@ def desired(session: Session, now: datetime, names: dict[str, str], renderer: Re
     final = final_post(session, lang) if session.status == "finished" else None
     return Desired(session.id, session.status, lobby, f"{key}|{start}", live,
                    ping_post(session, now, ping_after, lang), dm_note(session, lang),
-                   tuple(privates(session, ui)), final)
+                   tuple(privates(session, ui, notify)), final)
 
 
 def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
@@ -237,6 +251,14 @@ def _status(session: Session, ui: GameUI, view: dict[str, Any], lang: str,
         return "\n".join([result_title(session, lang), *standings(session, lang)])
     if closed:
         return ""
+    away = away_text(session, lang)
+    if session.paused:
+        return "\n".join(w for w in (paused_text(session, lang), away) if w)
+    now = _now(session, ui, view, lang)
+    return "\n".join(w for w in (now, away) if w)
+
+
+def _now(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
     humans = pending_humans(session)
     pending = list(view.get("pending", []))
     who = mentions(session, pending, lang)
@@ -286,7 +308,8 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
         line = " · ".join(f"{colour_name(c, lang)} {ui.score_text(scores[c], lang)}"
                           for c in view.get("seats", scores) if c in scores)
         out.append((t("bot.table.scores", lang), _cut(line, MAX_EMBED_FIELD)))
-    lines = [step_line(ui, step, lang, names) for step in steps]
+    lines = with_takebacks(session, ui, steps, [step_line(ui, step, lang, names)
+                                                for step in steps], lang, names)
     if lines:
         shown = lines[-LOG_LINES:]
         if len(lines) > len(shown):
@@ -334,7 +357,7 @@ def table_components(session: Session, ui: GameUI, view: dict[str, Any],
         return []
     items: list[Component] = []
     humans = pending_humans(session)
-    if humans and not secret_now(session):
+    if humans and not secret_now(session) and not session.paused:
         seat = humans[0]
         legal = [str(a) for a in session.legal(seat.colour)]
         items += ui.components(session.kind(), view, seat.colour, legal, lang)
@@ -382,7 +405,7 @@ def lobby_post(session: Session) -> Post:
 def ping_post(session: Session, now: datetime, ping_after: float, lang: str) -> Post | None:
     """Mentions of the humans who must act and have not acted for ``ping_after`` seconds (or
     whose turn time is nearly up); None when nobody needs a nudge."""
-    if session.status != "running":
+    if session.status != "running" or session.paused:
         return None
     due: list[Seat] = []
     for seat in pending_humans(session):
@@ -408,8 +431,8 @@ def ping_post(session: Session, now: datetime, ping_after: float, lang: str) -> 
 def dm_note(session: Session, lang: str) -> Post | None:
     """Once per game: whose DMs are closed, and that the 🔒 button serves them instead."""
     closed = [s.colour for s in session.seats if s.colour in session.dm_closed and not s.is_ai]
-    if not closed or session.status != "running":
-        return None
+    if not closed or session.status != "running" or not game_ui(session.row.game).has_screen():
+        return None  # a game without a private side needs no DMs (a turn DM is a courtesy)
     return Post(content=t("bot.hidden.dm_closed", lang, who=mentions(session, closed, lang)))
 
 
@@ -422,8 +445,9 @@ def final_post(session: Session, lang: str) -> Post:
 
 # --- the private side ------------------------------------------------------------------------
 
-def privates(session: Session, ui: GameUI) -> list[Private]:
-    """Per human seat: the DM screen (games with one) and the prompt of a secret decision."""
+def privates(session: Session, ui: GameUI, notify: Collection[int] = ()) -> list[Private]:
+    """Per human seat: the DM screen (games with one), the prompt of a secret decision, and
+    the "your turn" DM for those who asked for it."""
     out = []
     running = session.status == "running" and session.game is not None
     for seat in session.seats:
@@ -432,7 +456,10 @@ def privates(session: Session, ui: GameUI) -> list[Private]:
         lang = session.row.language
         screen = screen_post(session, ui, seat, lang) if running and ui.has_screen() else None
         owed = prompt(session, seat, lang) if running and owes_secret(session, seat) else None
-        out.append(Private(seat.colour, seat.user_id, screen, owed))
+        turn = Post(content=turn_dm_text(session, ui, seat, lang)[:MAX_CONTENT]) \
+            if running and turn_dm_due(session, seat, notify) else None
+        out.append(Private(seat.colour, seat.user_id, screen, owed, turn,
+                           turn_key(session, seat) if turn else ""))
     return out
 
 
