@@ -22,6 +22,7 @@ from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT
 from bot.exts import _group
 from bot.exts._act import best_effort, bot_of, user_lang
 from bot.exts._answer import answer
+from bot.games import game_ui
 from bot.host.sessions import Refusal, Session
 from bot.table.words import colour_name, refusal_text
 from bot.translator import ls
@@ -96,7 +97,9 @@ async def take(interaction: discord.Interaction, colour: str,
         await _answer(interaction, refusal_text(session, error, lang))
         return
     bot.outbox.kick(session.id)
-    key = "bot.seats.done.took" if taker.id == interaction.user.id else "bot.seats.done.handed"
+    key = "bot.seats.done.handed" if taker.id != interaction.user.id else \
+        "bot.seats.done.took_screen" if game_ui(session.row.game).has_screen() else \
+        "bot.seats.done.took"
     await _answer(interaction, t(key, lang, seat=colour_name(wanted, lang), id=session.id,
                                  who=taker.mention, channel=f"<#{session.row.home_id}>"))
 

@@ -152,9 +152,11 @@ class Session:
                        new=change.user_id, by=change.by_id)
 
     def timed_out(self, colour: str) -> bool:
-        """Whether the AI played this seat's latest action because its time ran out."""
+        """Whether the AI played this seat's latest action because its holder's time ran out
+        (since they hold it: a new holder starts with a clean slate)."""
         own = next((s for s in reversed(self.log) if s.actor == colour), None)
-        return own is not None and own.by == "timeout"
+        return own is not None and own.by == "timeout" and not any(
+            c.colour == colour and c.seq >= own.seq for c in self.changes)
 
     def pending(self) -> tuple[str, ...]:
         return self.game.pending() if self.game else ()
