@@ -217,7 +217,7 @@ async def test_a_late_joiner_replaces_the_newest_ai_seat_and_the_creator_removes
     assert not env.bot.unexpected_errors
 
 
-async def test_kick_in_the_lobby_and_in_a_game(simcord_env):
+async def test_kick_in_the_lobby_and_in_a_game(simcord_env, new_bot):  # noqa: F811
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("kicks")
@@ -262,6 +262,15 @@ async def test_kick_in_the_lobby_and_in_a_game(simcord_env):
     assert f"🚪 {mod.mention} turned **Blue** over to the AI in place of {bob.mention}." in log
     assert "Blue (AI, greedy)" in field(fresh(channel, lobby), "Seats (3/4)")
     gone = f"You no longer hold Blue in game #1: {mod.mention} removed you from it."
+    assert answer_of(await bob.slash(thread, "play", notation="place A1 1")) == gone
+
+    await env.restart_bot(new_bot())  # seats and their changes are in the store
+    session = session_in(env, channel)
+    blue = session.seat("blue")
+    assert blue is not None and blue.is_ai and blue.was_human and blue.ai_level == "greedy"
+    assert blue.name == "bob", "the seat keeps the name of its last human"
+    assert [(c.what, c.colour, c.old_id, c.by_id) for c in session.changes] == [
+        ("dropped", "green", cleo.id, alice.id), ("kicked", "blue", bob.id, mod.id)]
     assert answer_of(await bob.slash(thread, "play", notation="place A1 1")) == gone
     assert await bob.autocomplete(thread, "play", "notation", "") == []
 

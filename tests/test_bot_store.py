@@ -304,6 +304,7 @@ async def test_a_schema_3_game_keeps_its_log_and_closed_dms(db_path: Path) -> No
         assert await store.closed_dms(1) == {"red"}
         [seat] = await store.seats(1)
         assert (seat.colour, seat.name, seat.acted_at) == ("red", "ana", None)
+        assert not seat.was_human and await store.seat_changes(1) == []
         assert await store.messages(1) == {}
     finally:
         await store.close()
