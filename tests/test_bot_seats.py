@@ -26,10 +26,12 @@ from tests.test_bot_hidden import (
     ids_of,
     in_dm,
     open_giants,
+    open_screen,
     screens,
     shown,
 )
 from tests.test_bot_support import (
+    close_dms,
     dm_messages,
     dm_prompt,
     home,
@@ -348,4 +350,31 @@ async def test_refusals_say_who_may_take_a_seat_and_why(simcord_env, settings): 
     assert answer_of(handed) == f"{dave.mention} now plays Green in game #1."
     assert [(c.what, c.colour, c.user_id, c.old_id) for c in session.changes] == [
         ("took", "blue", cleo.id, bob.id), ("handed", "green", dave.id, None)]
+    assert not env.bot.unexpected_errors
+
+
+async def test_a_kicked_player_with_closed_dms_loses_the_form_the_lock_button_showed(
+        simcord_env):
+    """bob's DMs are closed: the table's 🔒 button showed him his screen and bid form, only to
+    him. Removed from the game, that form refuses him and no longer shows his screen."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("giants")
+    alice, bob, cleo = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "cleo"))
+    close_dms(env, bob)
+    session = await open_giants(env, channel, alice, bob, cleo)
+    form = await open_screen(env, channel, bob)
+    assert [a.filename for a in form.attachments] == ["screen.png"] and ids_of(form)
+
+    kicked = await alice.slash(home(channel), "game kick", user=bob)
+    assert answer_of(kicked).startswith(f"{bob.mention} no longer plays Blue")
+    assert session.seat("blue").is_ai and session.view(None)["bids"]["blue"] == "submitted"
+    clicked = await bob.click(form, label="Submit")
+    refused = shown(clicked)
+    assert refused.content == (f"You no longer hold Blue in game #1: {alice.mention} removed "
+                               "you from it.")
+    assert not refused.attachments and not ids_of(refused)
+    looked = await bob.click(live_table(env, channel), label=OPEN_LABEL)
+    assert answer_of(looked) == refused.content
+    assert session.view(None)["bids"]["blue"] == "submitted" and session.kind() == "bid"
     assert not env.bot.unexpected_errors

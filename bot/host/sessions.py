@@ -606,9 +606,11 @@ class Host:
         """The seat changes hands in a running game; then chance and AI play on as usual (the
         AI at once, if the seat it now holds is to act)."""
         before = session.stage()
+        waiting = [(s.colour, s.user_id) for s in self._humans_pending(session)]
         await self._hand(session, seat, user_id, name, what, by_id)
         steps = await self._advance_safely(session)
-        await self._arm_safely(session)
+        if steps or waiting != [(s.colour, s.user_id) for s in self._humans_pending(session)]:
+            await self._arm_safely(session)  # others waiting keep the time they had
         return Report(session, steps, before)
 
     async def _hand(self, session: Session, seat: Seat, user_id: int | None, name: str,
