@@ -435,7 +435,6 @@ class Outbox:
                 await self._call(message.edit(content=text, view=None))
         await self.bot.games.store.drop_message(session.id, f"prompt:{colour}")
 
-
     async def _hand_over(self, session: Session, slot: str, row: MessageRow) -> None:
         """A seat changed hands: its previous holder's DM screen or prompt says they no
         longer hold it, why, and loses its picture and components (the secret stays with

@@ -533,9 +533,7 @@ class Host:
         session = await self.get(game_id)
         async with session.lock:
             session = self._changing(session)
-            seat = session.seat_of(user_id)
-            if seat is None:
-                raise Refusal("bot.refuse.not_player")
+            seat = self.seat_for_play(session, user_id)
             _not_last(session, seat)
             return await self._handed(session, seat, None, "", "left", user_id)
 
