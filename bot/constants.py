@@ -24,6 +24,8 @@ SCREEN_FILE = "screen.png"
 
 LOG_LINES = 8
 """How many of the stage's latest log lines the live table shows."""
+SEAT_LINES = 5
+"""How many of the latest seat changes (left, removed, taken over) the lobby card shows."""
 PING_AFTER = 180.0
 """Seconds without acting in a game after which a human who must act is pinged."""
 RECONCILE_TICK = 60.0
@@ -32,7 +34,7 @@ RETRY_FIRST = 2.0
 RETRY_MOST = 120.0
 """Backoff after a failed Discord call: doubles from the first to the most, per game."""
 
-LOBBY_ID = r"lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|start)"
+LOBBY_ID = r"lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|drop|start)"
 TABLE_ID = r"t:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<op>[a-z]+)(?::(?P<arg>.*))?"
 TABLE_SELECT_ID = r"ts:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<op>[a-z]+)(?::(?P<arg>.*))?"
 PROMPT_ID = (r"p:(?P<game>[0-9]+):(?P<colour>[a-z]+):(?P<turn>[0-9]+):(?P<what>[a-z0-9]+)"

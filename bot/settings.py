@@ -43,7 +43,7 @@ class Settings:
     extensions: tuple[str, ...] = field(
         default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.dms",
                  "bot.exts.timers", "bot.exts.watch", "bot.exts.info",
-                 "bot.exts.pace"))
+                 "bot.exts.pace", "bot.exts.seats"))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

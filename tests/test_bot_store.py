@@ -61,7 +61,7 @@ FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, lan
 
 
 async def test_schema_is_versioned_and_in_wal_mode(store: Store, db_path: Path) -> None:
-    assert SCHEMA_VERSION == 8 and sorted(MIGRATIONS) == [1, 2, 3, 4, 7, 8]
+    assert SCHEMA_VERSION == 8 and sorted(MIGRATIONS) == [1, 2, 3, 4, 6, 7, 8]
     assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert committed(db_path, "PRAGMA journal_mode") == [("wal",)]
     again = await Store.open(db_path)  # migrating twice is harmless
@@ -231,8 +231,15 @@ async def test_lobby_rules(store: Store) -> None:
     with pytest.raises(Refusal, match="not_player"):
         await host.add_ai(session.id, 4)
     await host.add_ai(session.id, 1)
+    # a full lobby: a late joiner gets the newest AI seat, until only humans are left
+    assert (await host.join(session.id, 5)).colour == "yellow"
+    assert (await host.join(session.id, 6)).colour == "green"
     with pytest.raises(Refusal, match="full"):
-        await host.join(session.id, 5)
+        await host.join(session.id, 7)
+    assert [(s.colour, s.user_id) for s in (await host.get(session.id)).seats] == [
+        ("red", 1), ("green", 6), ("blue", 3), ("yellow", 5)]
+    assert [(c.what, c.colour, c.user_id) for c in session.changes] == [
+        ("replaced", "yellow", 5), ("replaced", "green", 6)]
     with pytest.raises(Refusal, match="abort_denied"):
         await host.abort(CHANNEL, 3)
     await host.abort(CHANNEL, 3, is_admin=True)
@@ -304,6 +311,7 @@ async def test_a_schema_3_game_keeps_its_log_and_closed_dms(db_path: Path) -> No
         assert await store.closed_dms(1) == {"red"}
         [seat] = await store.seats(1)
         assert (seat.colour, seat.name, seat.acted_at) == ("red", "ana", None)
+        assert not seat.was_human and await store.seat_changes(1) == []
         assert await store.messages(1) == {}
     finally:
         await store.close()

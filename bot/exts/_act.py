@@ -107,6 +107,8 @@ async def lobby(interaction: discord.Interaction, game_id: int, op: str) -> None
             await host.leave(game_id, user)
         elif op == "ai":
             await host.add_ai(game_id, user)
+        elif op == "drop":
+            await host.remove_ai(game_id, user, is_admin=interaction.permissions.manage_guild)
         else:
             await host.start(game_id, user)
     except (Refusal, IllegalAction) as error:
@@ -161,7 +163,7 @@ def _legal_at(session: Session, user_id: int, seq: int, number: str) -> str:
         raise Refusal("bot.refuse.game_closed")
     seat = session.seat_of(user_id)
     if seat is None:
-        raise Refusal("bot.refuse.not_player")
+        raise session.gone(user_id) or Refusal("bot.refuse.not_player")
     if session.seq != seq:
         raise Refusal("bot.refuse.stale")
     if seat.colour not in session.pending():
@@ -204,7 +206,7 @@ async def ask_amount(interaction: discord.Interaction, game_id: int, seq: int) -
             raise Refusal("bot.refuse.stale")
         seat = session.seat_of(interaction.user.id)
         if seat is None:
-            raise Refusal("bot.refuse.not_player")
+            raise session.gone(interaction.user.id) or Refusal("bot.refuse.not_player")
         if seat.colour not in session.pending():
             raise Refusal("bot.refuse.not_your_turn", pending=list(session.pending()))
     except Refusal as error:
@@ -240,10 +242,15 @@ async def prompt_click(interaction: discord.Interaction, game_id: int, colour: s
     if session is None:
         return
     seat = session.seat(colour)
+    game_lang = session.row.language
+    gone = session.gone(interaction.user.id, colour)
+    if gone is not None:  # the seat changed hands: this form says so, and goes
+        await interaction.response.edit_message(content=refusal_text(session, gone, lang),
+                                                embed=None, attachments=[], view=None)
+        return
     if seat is None or seat.user_id != interaction.user.id:
         await answer(interaction, t("bot.hidden.not_yours", lang))
         return
-    game_lang = session.row.language
     if not owes_secret(session, seat) or session.turns(colour) != turn:
         key = "bot.hidden.aborted" if session.status == "aborted" else "bot.hidden.outdated"
         await interaction.response.edit_message(content=t(key, game_lang), view=None)
@@ -286,6 +293,10 @@ async def open_private(interaction: discord.Interaction, game_id: int,
         return
     seat = session.seat_of(interaction.user.id)
     if seat is None or session.status != "running" or session.game is None:
+        gone = session.gone(interaction.user.id)
+        if session.status == "running" and gone is not None:
+            await answer(interaction, refusal_text(session, gone, lang))
+            return
         key = "bot.refuse.not_player" if session.status == "running" else "bot.refuse.game_closed"
         await answer(interaction, t(key, lang))
         return

@@ -27,7 +27,7 @@ from bot.exts._items import embed_of, lobby_view, prompt_view, table_view
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
 from bot.table import Desired, Post, Private
-from bot.table.words import game_name
+from bot.table.words import game_name, refusal_text
 from render import giants, giganten, makemake
 from render.i18n import t
 
@@ -145,7 +145,13 @@ class Outbox:
             return False
         await self._live(session, want, home, live_row, names, renderer)
         await self._ping(session, want.ping, home, stored.get("ping"))
-        wanted = {p.colour for p in want.privates}
+        wanted = {p.colour: p.user_id for p in want.privates}
+        for slot, row in list(stored.items()):  # seats that changed hands: the previous
+            kind, _, colour = slot.partition(":")  # holder's DMs go first
+            if kind in ("screen", "prompt") and (colour not in wanted or _holder(row) not in (
+                    None, wanted[colour])):
+                await self._hand_over(session, slot, row)
+                del stored[slot]
         for private in want.privates:
             await self._private(session, private, stored)
             await self._turn(session, private, stored)
@@ -154,9 +160,6 @@ class Outbox:
             message = await self._call(home.send(note.content,
                                                  allowed_mentions=discord.AllowedMentions.none()))
             await self._remember(session, "dm_note", message, note)
-        for slot, row in stored.items():  # prompts of seats an AI has taken over
-            if slot.startswith("prompt:") and slot[7:] not in wanted:
-                await self._retire(session, slot[7:], row)
         if want.final is not None and "final" not in stored:
             assert want.final.attachment is not None
             name, record = want.final.attachment
@@ -371,20 +374,25 @@ class Outbox:
         screen = private.screen
         slot = f"screen:{private.colour}"
         row = stored.get(slot)
+        holder = str(private.user_id)
+        if screen is not None and row is not None and row.digest == _digest(screen) \
+                and row.stage != holder:  # stored before screens named their holder
+            row = MessageRow(slot, row.channel_id, row.message_id, row.digest, holder)
+            await store.set_message(session.id, row)
         if screen is not None and (row is None or row.digest != _digest(screen)):
             edited = row is not None and await self._edit_dm(row, screen, None,
                                                               _picture_changed(row, screen))
             if edited:
                 assert row is not None
                 await store.set_message(session.id, MessageRow(
-                    slot, row.channel_id, row.message_id, _digest(screen)))
+                    slot, row.channel_id, row.message_id, _digest(screen), holder))
             else:
                 files = await _files(screen)
                 message = await self._dm(session, private, lambda user: user.send(
                     screen.content, files=files))
                 if message is None:
                     return
-                await self._remember(session, slot, message, screen)
+                await self._remember(session, slot, message, screen, holder)
         owed = private.prompt
         slot = f"prompt:{private.colour}"
         row = stored.get(slot)
@@ -392,7 +400,7 @@ class Outbox:
             if row is not None:
                 await self._retire(session, private.colour, row)
             return
-        if row is not None and row.stage == str(owed.turn):
+        if row is not None and _turn(row) == owed.turn:
             return
         if row is not None:
             await self._retire(session, private.colour, row)
@@ -401,7 +409,7 @@ class Outbox:
         message = await self._dm(session, private, lambda user: user.send(
             owed.text, view=view or discord.utils.MISSING))
         if message is not None:
-            await self._remember(session, slot, message, post, str(owed.turn))
+            await self._remember(session, slot, message, post, f"{owed.turn}@{holder}")
 
     async def _turn(self, session: Session, private: Private,
                     stored: dict[str, MessageRow]) -> None:
@@ -429,7 +437,7 @@ class Outbox:
         """A prompt whose decision is made (or gone) loses its components and says so."""
         lang = session.row.language
         own = [s for s in session.log if s.actor == colour]
-        turn = int(row.stage) if row.stage.isdecimal() else -1
+        turn = _turn(row)
         if session.status == "aborted":
             text = t("bot.hidden.aborted", lang)
         elif 0 <= turn < len(own):
@@ -444,6 +452,38 @@ class Outbox:
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
                 await self._call(message.edit(content=text, view=None))
         await self.bot.games.store.drop_message(session.id, f"prompt:{colour}")
+
+    async def _hand_over(self, session: Session, slot: str, row: MessageRow) -> None:
+        """A seat changed hands: its previous holder's DM screen or prompt says they no
+        longer hold it, why, and loses its picture and components (the secret stays with
+        the seat)."""
+        colour = slot.partition(":")[2]
+        holder = _holder(row)
+        if holder is None:  # stored before messages named their holder: the latest one out
+            holder = next((c.old_id for c in reversed(session.changes)
+                           if c.colour == colour and c.old_id is not None), None)
+        gone = session.gone(holder, colour) if holder is not None else None
+        lang = session.row.language
+        text = refusal_text(session, gone, lang) if gone is not None \
+            else t("bot.hidden.closed", lang)
+        message = await self._message(row.channel_id, row.message_id)
+        if message is not None:
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await self._call(message.edit(content=text, embed=None, attachments=[],
+                                              view=None))
+        await self.bot.games.store.drop_message(session.id, slot)
+
+
+def _holder(row: MessageRow) -> int | None:
+    """Whom a DM screen or prompt was sent to (None: stored before messages said so)."""
+    who = row.stage.rpartition("@")[2] if row.slot.startswith("prompt:") else row.stage
+    return int(who) if who.isdecimal() else None
+
+
+def _turn(row: MessageRow) -> int:
+    """The seat's action count a DM prompt was made for (-1: unknown)."""
+    turn = row.stage.partition("@")[0]
+    return int(turn) if turn.isdecimal() else -1
 
 
 def _digest(post: Post) -> str:

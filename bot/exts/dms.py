@@ -55,6 +55,17 @@ class Dms(commands.Cog):
         if game_id is not None:
             found = [(s, seat) for s, seat in found if s.id == game_id]
         lang = found[0][0].row.language if found else self.bot.settings.language
+        running = [s for s in host.sessions.values() if s.status == "running"]
+        if not found and text.strip().lower() not in HELP_WORDS \
+                and not any(s.seat_of(message.author.id) for s in running):
+            gone = [(s, why) for s in sorted(running, key=lambda s: -s.id)  # a seat that
+                    if game_id in (None, s.id)                              # changed hands
+                    and (why := s.gone(message.author.id)) is not None]
+            if gone:
+                session, why = gone[0]
+                await message.channel.send(refusal_text(session, why, session.row.language)
+                                           [:MAX_CONTENT])
+                return
         if text.strip().lower() in HELP_WORDS or not found or not text:
             key = "bot.dm.help" if found else "bot.hidden.dm.nothing"
             example = str(found[0][0].legal(found[0][1].colour)[0]) if found else ""

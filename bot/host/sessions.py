@@ -24,7 +24,15 @@ from typing import Any
 
 from bot.host import ratings
 from bot.host.clock import iso
-from bot.host.store import AWAY_AFTER, ChannelBusy, GameRow, LogRow, SeatRow, Store
+from bot.host.store import (
+    AWAY_AFTER,
+    ChannelBusy,
+    GameRow,
+    LogRow,
+    SeatChangeRow,
+    SeatRow,
+    Store,
+)
 from rules import ai
 from rules.core import (
     CHANCE,
@@ -71,6 +79,11 @@ class Seat:
     away: bool = False
     """Timed out :data:`AWAY_AFTER` times in a row: the AI plays for them at once until they
     act again (``/game back``, or any move of their own)."""
+    was_human: bool = False
+    """A human held this seat before the AI took it over (they left or were removed)."""
+    joined: int = 0
+    """The seat's place in the order seats were added (the lobby's newest AI seat goes to a
+    late joiner)."""
 
     @property
     def is_ai(self) -> bool:
@@ -130,6 +143,8 @@ class Session:
     """Colours whose DMs were found closed: their private side goes through the channel."""
     takebacks: list[Takeback] = field(default_factory=list)
     """Every ``/game undo`` of the game, oldest first (the log no longer holds their steps)."""
+    changes: list[SeatChangeRow] = field(default_factory=list)
+    """Every change of hands (left, removed, taken over...), oldest first."""
 
     @property
     def id(self) -> int:
@@ -161,6 +176,28 @@ class Session:
 
     def seat(self, colour: str) -> Seat | None:
         return next((s for s in self.seats if s.colour == colour), None)
+
+    def gone(self, user_id: int, colour: str | None = None) -> Refusal | None:
+        """Why this user no longer holds a seat (``colour``: that seat), as a refusal; None
+        when they never held it or hold one still."""
+        if colour is None and self.seat_of(user_id) is not None:
+            return None
+        if colour is not None and (seat := self.seat(colour)) and seat.user_id == user_id:
+            return None
+        change = next((c for c in reversed(self.changes) if c.old_id == user_id
+                       and colour in (None, c.colour)), None)
+        if change is None:
+            return None
+        what = "kicked" if change.what == "dropped" else change.what
+        return Refusal(f"bot.refuse.seat_gone_{what}", seat=change.colour, id=self.id,
+                       new=change.user_id, by=change.by_id)
+
+    def timed_out(self, colour: str) -> bool:
+        """Whether the AI played this seat's latest action because its holder's time ran out
+        (since they hold it: a new holder starts with a clean slate)."""
+        own = next((s for s in reversed(self.log) if s.actor == colour), None)
+        return own is not None and own.by == "timeout" and not any(
+            c.colour == colour and c.seq >= own.seq for c in self.changes)
 
     def pending(self) -> tuple[str, ...]:
         return self.game.pending() if self.game else ()
@@ -319,7 +356,8 @@ class Host:
 
     async def _load(self, row: GameRow) -> Session:
         seats = [_seat(s) for s in await self.store.seats(row.id)]
-        session = Session(row, seats, dm_closed=await self.store.closed_dms(row.id))
+        session = Session(row, seats, dm_closed=await self.store.closed_dms(row.id),
+                          changes=await self.store.seat_changes(row.id))
         if row.header is not None:
             log_rows = await self.store.log(row.id)
             session.log = [Step.of(r) for r in log_rows]
@@ -455,6 +493,11 @@ class Host:
             session = await self._lobby(game_id)
             if seat := session.seat_of(user_id):
                 raise Refusal("bot.refuse.already_seated", colour=seat.colour)
+            ais = [s for s in session.seats if s.is_ai]
+            if _full(session) and ais:  # a late friend gets the newest AI seat
+                newest = max(ais, key=lambda s: s.joined)
+                await self._hand(session, newest, user_id, name, "replaced", user_id)
+                return newest
             return await self._add_seat(session, user_id, None, name)
 
     async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Seat:
@@ -470,9 +513,10 @@ class Host:
         module = session.module
         taken = {s.colour for s in session.seats}
         free = [c for c in module.COLOURS if c not in taken]
-        if len(session.seats) >= module.MAX_SEATS or not free:
+        if _full(session):
             raise Refusal("bot.refuse.full", max=module.MAX_SEATS)
-        seat = Seat(free[0], user_id, ai_level, name)
+        seat = Seat(free[0], user_id, ai_level, name,
+                    joined=max((s.joined for s in session.seats), default=0) + 1)
         await self.store.add_seat(session.id, seat.colour, user_id, ai_level, name)
         session.seats.append(seat)
         return seat
@@ -487,6 +531,28 @@ class Host:
             await self.store.remove_seat(session.id, seat.colour)
             session.seats.remove(seat)
             return seat
+
+    async def remove_ai(self, game_id: int, user_id: int, is_admin: bool = False) -> Seat:
+        """The creator takes the newest AI seat out of the lobby."""
+        session = await self.get(game_id)
+        async with session.lock:
+            session = await self._lobby(game_id)
+            if user_id != session.row.creator_id and not is_admin:
+                raise Refusal("bot.refuse.seat_remove_ai_denied", creator=session.row.creator_id)
+            ais = [s for s in session.seats if s.is_ai]
+            if not ais:
+                raise Refusal("bot.refuse.seat_no_ai")
+            seat = max(ais, key=lambda s: s.joined)
+            await self._drop(session, seat, "removed", user_id)
+            return seat
+
+    async def _drop(self, session: Session, seat: Seat, what: str, by_id: int) -> None:
+        """A seat leaves the lobby, with the change that says so."""
+        change = SeatChangeRow(session.seq, seat.colour, what, None, seat.user_id, by_id,
+                               iso(self.store.clock()))
+        await self.store.remove_seat(session.id, seat.colour, change)
+        session.seats.remove(seat)
+        session.changes.append(change)
 
     async def start(self, game_id: int, user_id: int) -> Report:
         """Lobby -> running, then chance and AI play until a human must act."""
@@ -524,6 +590,109 @@ class Host:
             session.row = _with(session.row, status="aborted")
             self._forget(session)
             return session
+
+    # --- seats changing hands --------------------------------------------------------------------
+
+    async def step_down(self, game_id: int, user_id: int) -> Report:
+        """A player leaves a running game: the AI plays their seat from now on, at the game's
+        AI level (at once, if the seat is to act)."""
+        session = await self.get(game_id)
+        async with session.lock:
+            session = self._changing(session)
+            seat = self.seat_for_play(session, user_id)
+            _not_last(session, seat)
+            return await self._handed(session, seat, None, "", "left", user_id)
+
+    async def kick(self, game_id: int, by_id: int, user_id: int,
+                   is_admin: bool = False) -> Report:
+        """The creator (or a server manager) removes a player: from the lobby, their seat
+        goes; in a running game, the AI takes it over."""
+        session = await self.get(game_id)
+        async with session.lock:
+            if session.status not in ("lobby", "running"):
+                raise Refusal("bot.refuse.game_closed")
+            if by_id != session.row.creator_id and not is_admin:
+                raise Refusal("bot.refuse.seat_kick_denied", creator=session.row.creator_id)
+            if by_id == user_id:
+                raise Refusal("bot.refuse.seat_kick_self")
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise Refusal("bot.refuse.seat_kick_not_player", holder=user_id)
+            if session.status == "lobby":
+                await self._drop(session, seat, "dropped", by_id)
+                return Report(session, [])
+            session = self._changing(session)
+            _not_last(session, seat)
+            return await self._handed(session, seat, None, "", "kicked", by_id)
+
+    async def take(self, game_id: int, user_id: int, colour: str, *, for_id: int | None = None,
+                   name: str = "", is_admin: bool = False) -> Report:
+        """``user_id`` takes over the seat ``colour`` (or, with ``for_id``, gives it to that
+        user). Anyone not playing may take an AI seat that a player left or was removed from,
+        or a seat whose player's time ran out on their latest turn; the creator (or a server
+        manager) may give any seat to anyone not playing, themselves included."""
+        session = await self.get(game_id)
+        async with session.lock:
+            if session.status == "lobby":
+                raise Refusal("bot.refuse.seat_take_lobby")
+            session = self._changing(session)
+            creator = session.row.creator_id
+            approved = user_id == creator or is_admin
+            taker = user_id if for_id is None else for_id
+            if taker != user_id and not approved:
+                raise Refusal("bot.refuse.seat_give_denied", creator=creator)
+            seat = session.seat(colour.strip().lower())
+            if seat is None:
+                raise Refusal("bot.refuse.seat_unknown", seat=colour,
+                              colours=[s.colour for s in session.seats])
+            if (held := session.seat_of(taker)) is not None:
+                if taker == user_id:
+                    raise Refusal("bot.refuse.seat_already_yours", seat=held.colour)
+                raise Refusal("bot.refuse.seat_target_seated", holder=taker, seat=held.colour)
+            if seat.is_ai and not (seat.was_human or approved):
+                raise Refusal("bot.refuse.seat_ai_from_start", seat=seat.colour,
+                              creator=creator)
+            if not seat.is_ai and not (approved or session.timed_out(seat.colour)):
+                raise Refusal("bot.refuse.seat_held", seat=seat.colour, holder=seat.user_id,
+                              creator=creator)
+            what = "took" if taker == user_id else "handed"
+            return await self._handed(session, seat, taker, name, what, user_id)
+
+    def _changing(self, session: Session) -> Session:
+        if session.status == "lobby":
+            raise Refusal("bot.refuse.not_started")
+        if session.status != "running" or session.game is None:
+            raise Refusal("bot.refuse.game_closed")
+        return session
+
+    async def _handed(self, session: Session, seat: Seat, user_id: int | None, name: str,
+                      what: str, by_id: int) -> Report:
+        """The seat changes hands in a running game; then chance and AI play on as usual (the
+        AI at once, if the seat it now holds is to act)."""
+        before = session.stage()
+        waiting = [(s.colour, s.user_id) for s in self._humans_pending(session)]
+        await self._hand(session, seat, user_id, name, what, by_id)
+        steps = await self._advance_safely(session)
+        if steps or waiting != [(s.colour, s.user_id) for s in self._humans_pending(session)]:
+            await self._arm_safely(session)  # others waiting keep the time they had
+        return Report(session, steps, before)
+
+    async def _hand(self, session: Session, seat: Seat, user_id: int | None, name: str,
+                    what: str, by_id: int) -> None:
+        """COMMIT the seat's new holder (None: the AI at the game's level), then memory."""
+        now = iso(self.store.clock())
+        level = None if user_id is not None else session.row.ai_level
+        change = SeatChangeRow(session.seq, seat.colour, what, user_id, seat.user_id, by_id,
+                               now)
+        await self.store.change_seat(session.id, seat.colour, change, user_id=user_id,
+                                     ai_level=level, name=name)
+        seat.was_human = seat.was_human or seat.user_id is not None
+        seat.user_id, seat.ai_level = user_id, level
+        if user_id is not None:
+            seat.name = name
+        seat.acted_at = now if user_id is not None else None
+        session.dm_closed.discard(seat.colour)
+        session.changes.append(change)
 
     # --- play ----------------------------------------------------------------------------------
 
@@ -752,7 +921,7 @@ class Host:
     def seat_for_play(self, session: Session, user_id: int) -> Seat:
         seat = session.seat_of(user_id)
         if seat is None:
-            raise Refusal("bot.refuse.not_player")
+            raise session.gone(user_id) or Refusal("bot.refuse.not_player")
         return seat
 
     def legal_texts(self, channel_id: int, user_id: int) -> list[str]:
@@ -938,8 +1107,22 @@ def _shows_something(events: list[Event], own: bool) -> bool:
 
 
 def _seat(row: SeatRow) -> Seat:
-    return Seat(row.colour, row.user_id, row.ai_level, row.name, row.acted_at, row.timeouts,
-                bool(row.away))
+    return Seat(row.colour, row.user_id, row.ai_level, row.name, row.acted_at,
+                timeouts=row.timeouts, away=bool(row.away), was_human=row.was_human,
+                joined=row.joined)
+
+
+
+def _full(session: Session) -> bool:
+    module = session.module
+    taken = {s.colour for s in session.seats}
+    return len(session.seats) >= module.MAX_SEATS or all(c in taken for c in module.COLOURS)
+
+
+def _not_last(session: Session, seat: Seat) -> None:
+    """The last human may not go: the AI would play the game out alone (abort it instead)."""
+    if all(s.is_ai for s in session.seats if s is not seat):
+        raise Refusal("bot.refuse.seat_last_human", holder=seat.user_id)
 
 
 def _with(row: GameRow, **changes: Any) -> GameRow:

@@ -169,8 +169,27 @@ timeouts in a row and whether it is away (the AI plays for it); every take-back 
 undo``): the log rows it removed, as they were, and the log length after it, so the log stays
 append-only in meaning; per user whether they want a DM when it is their turn."""
 
+_SEAT_CHANGES = """
+ALTER TABLE seats ADD COLUMN was_human INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE seat_changes (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    n        INTEGER NOT NULL,
+    seq      INTEGER NOT NULL,
+    colour   TEXT    NOT NULL,
+    what     TEXT    NOT NULL,
+    user_id  INTEGER,
+    old_id   INTEGER,
+    by_id    INTEGER,
+    at       TEXT    NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+"""
+"""Seats change hands: a seat remembers that a human held it (an AI seat that a player left
+or was removed from may be taken over), and ``seat_changes`` keeps who left, was removed or
+took over which seat, when (``seq``: the actions applied by then), for the table to say so."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
-                              7: _PACE, 8: _RATINGS}
+                              6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``; a number
 without an entry (kept for another change) only moves the version on."""
 AWAY_AFTER = 2
@@ -226,10 +245,30 @@ class SeatRow:
     """Turns in a row on which the time ran out (reset when the human acts)."""
     away: int = 0
     """Marked away after :data:`AWAY_AFTER` timeouts in a row: the AI plays at once."""
+    was_human: bool = False
+    """A human held this seat before it went to the AI (they left or were removed)."""
 
     @property
     def is_ai(self) -> bool:
         return self.user_id is None
+
+
+@dataclass(frozen=True)
+class SeatChangeRow:
+    """A seat changed hands. ``what``: ``left``, ``kicked`` (turned over to the AI), ``took``
+    (a player took it over), ``handed`` (the creator gave it to a player), ``replaced`` (a
+    late joiner got a lobby's AI seat), ``removed`` (an AI seat left the lobby), ``dropped``
+    (a player was removed from the lobby). ``user_id`` is the seat's new holder (None: the
+    AI or nobody), ``old_id`` the previous one, ``by_id`` who made the change, ``seq`` how
+    many actions had been applied."""
+
+    seq: int
+    colour: str
+    what: str
+    user_id: int | None
+    old_id: int | None
+    by_id: int | None
+    at: str = ""
 
 
 @dataclass(frozen=True)
@@ -481,11 +520,12 @@ class Store:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self.db.execute(
-                "SELECT colour, user_id, ai_level, joined, name, acted_at, timeouts, away"
-                " FROM seats WHERE game_id = ? ORDER BY joined", (game_id,)) as cur:
+                "SELECT colour, user_id, ai_level, joined, name, acted_at, timeouts, away,"
+                " was_human FROM seats WHERE game_id = ? ORDER BY joined", (game_id,)) as cur:
             rows = await cur.fetchall()
         return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"],
-                        r["acted_at"], r["timeouts"], r["away"]) for r in rows]
+                        r["acted_at"], r["timeouts"], r["away"], bool(r["was_human"]))
+                for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
                        ai_level: str | None, name: str = "") -> None:
@@ -501,11 +541,43 @@ class Store:
             await run(db, "UPDATE games SET updated_at = ? WHERE id = ?",
                       (stamp(self.clock), game_id))
 
-    async def remove_seat(self, game_id: int, colour: str) -> None:
+    async def remove_seat(self, game_id: int, colour: str,
+                          change: SeatChangeRow | None = None) -> None:
+        """A seat leaves the lobby (``change``: recorded with it, for the lobby card)."""
         async with self.transaction() as db:
             await run(db, "DELETE FROM seats WHERE game_id = ? AND colour = ?", (game_id, colour))
             await run(db, "UPDATE games SET updated_at = ? WHERE id = ?",
                       (stamp(self.clock), game_id))
+            if change is not None:
+                await _add_change(db, game_id, change, stamp(self.clock))
+
+    async def change_seat(self, game_id: int, colour: str, change: SeatChangeRow, *,
+                          user_id: int | None, ai_level: str | None, name: str = "") -> None:
+        """The seat passes to ``user_id`` (None: the AI at ``ai_level``), with the change that
+        says so, in ONE transaction. The seat remembers a human held it; its name stays when
+        the AI takes over (a new holder brings theirs); DMs found closed were the previous
+        holder's, so the mark goes."""
+        now = stamp(self.clock)
+        async with self.transaction() as db:
+            await run(db, "UPDATE seats SET user_id = ?, ai_level = ?,"
+                      " name = CASE WHEN ? IS NULL THEN name ELSE ? END,"
+                      " acted_at = ?, was_human = CASE WHEN user_id IS NULL THEN was_human"
+                      " ELSE 1 END WHERE game_id = ? AND colour = ?",
+                      (user_id, ai_level, user_id, name, now if user_id is not None else None,
+                       game_id, colour))
+            await run(db, "UPDATE hidden_seats SET dm_closed = 0 WHERE game_id = ?"
+                      " AND colour = ?", (game_id, colour))
+            await run(db, "UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await _add_change(db, game_id, change, now)
+
+    async def seat_changes(self, game_id: int) -> list[SeatChangeRow]:
+        """Every change of hands in the game, oldest first."""
+        async with self.db.execute("SELECT seq, colour, what, user_id, old_id, by_id, at"
+                                   " FROM seat_changes WHERE game_id = ? ORDER BY n",
+                                   (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [SeatChangeRow(r["seq"], r["colour"], r["what"], r["user_id"], r["old_id"],
+                              r["by_id"], r["at"]) for r in rows]
 
     # --- actions and snapshots -----------------------------------------------------------------
 
@@ -800,6 +872,18 @@ class Store:
             await run(db, "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?)"
                       " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
                       (guild_id, int(allowed)))
+
+
+async def _add_change(db: aiosqlite.Connection, game_id: int, change: SeatChangeRow,
+                      now: str) -> None:
+    async with db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM seat_changes WHERE game_id = ?",
+                          (game_id,)) as cur:
+        row = await cur.fetchone()
+    assert row is not None
+    await run(db, "INSERT INTO seat_changes (game_id, n, seq, colour, what, user_id, old_id,"
+              " by_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+              (game_id, row[0], change.seq, change.colour, change.what, change.user_id,
+               change.old_id, change.by_id, now))
 
 
 def _dump(state: Any) -> str:

@@ -34,19 +34,22 @@ from bot.constants import (
     MAX_EMBED_DESCRIPTION,
     MAX_EMBED_FIELD,
     SCREEN_FILE,
+    SEAT_LINES,
 )
 from bot.games import Button, Component, GameUI, Select, component_key, game_ui
 from bot.host.sessions import Seat, Session, Step
 from bot.table.pace import (
     away_text,
     paused_text,
+    takeback_notes,
     turn_dm_due,
     turn_dm_text,
     turn_key,
-    with_takebacks,
 )
 from bot.table.private import Prompt, owes_secret, pending_humans, prompt, secret_now
 from bot.table.words import (
+    SEAT_CHANGES,
+    change_line,
     colour_name,
     colour_names,
     game_name,
@@ -229,7 +232,7 @@ def closing(session: Session, stored_stage: str, names: dict[str, str],
     steps = session.log[known[1] - 1:end]
     picture = _board(session, ui, view, names, renderer, lang, steps)
     embed = Embed(title=_title(session, ui, session.module.view(inside, None), lang),
-                  fields=_fields(session, ui, view, steps, lang),
+                  fields=_fields(session, ui, view, steps, lang, closed=True),
                   image=BOARD_FILE if picture else None)
     return Post(embed=embed, picture=picture, seq=end)
 
@@ -297,7 +300,7 @@ def _covers(shown: list[Component], legal: list[str]) -> bool:
 
 
 def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step],
-            lang: str) -> tuple[tuple[str, str], ...]:
+            lang: str, closed: bool = False) -> tuple[tuple[str, str], ...]:
     names = colour_names(session, lang)
     out: list[tuple[str, str]] = []
     facts = ui.facts(view, lang, names)
@@ -308,8 +311,7 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
         line = " · ".join(f"{colour_name(c, lang)} {ui.score_text(scores[c], lang)}"
                           for c in view.get("seats", scores) if c in scores)
         out.append((t("bot.table.scores", lang), _cut(line, MAX_EMBED_FIELD)))
-    lines = with_takebacks(session, ui, steps, [step_line(ui, step, lang, names)
-                                                for step in steps], lang, names)
+    lines = _log_lines(session, ui, steps, lang, names, closed)
     if lines:
         shown = lines[-LOG_LINES:]
         if len(lines) > len(shown):
@@ -320,6 +322,25 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
             text = "\n".join(shown)
         out.append((t("bot.table.log", lang), _cut(text, MAX_EMBED_FIELD)))
     return tuple(out)
+
+
+def _log_lines(session: Session, ui: GameUI, steps: list[Step], lang: str,
+               names: dict[str, str], closed: bool) -> list[str]:
+    """The steps in words, with the take-backs and the seats that changed hands among them
+    (after the action they followed). A change after a stage's last action belongs to the next
+    stage; a closed stage's message leaves it out."""
+    first = steps[0].seq if steps else session.seq + 1
+    last = steps[-1].seq if steps else session.seq
+    changes = [c for c in session.changes if c.what in SEAT_CHANGES
+               and first - 1 <= c.seq and (c.seq < last if closed else c.seq <= last)]
+    takebacks = takeback_notes(session, ui, steps, lang, names)
+    lines = [*takebacks.get(first - 1, []),
+             *(change_line(session, c, lang) for c in changes if c.seq < first)]
+    for step in steps:
+        lines.append(step_line(ui, step, lang, names))
+        lines += takebacks.get(step.seq, [])
+        lines += [change_line(session, c, lang) for c in changes if c.seq == step.seq]
+    return lines
 
 
 def _cut(text: str, most: int) -> str:
@@ -387,6 +408,10 @@ def lobby_post(session: Session) -> Post:
     if status == "running" and session.row.thread_id \
             and session.row.thread_id != session.row.channel_id:
         fields.append((t("bot.lobby.table", lang), f"<#{session.row.thread_id}>"))
+    if session.changes:
+        fields.append((t("bot.seats.lobby.changes", lang), _cut("\n".join(
+            change_line(session, c, lang) for c in session.changes[-SEAT_LINES:]),
+            MAX_EMBED_FIELD)))
     if status == "finished":
         fields.append((t("bot.lobby.result", lang), _cut(
             "\n".join([result_title(session, lang), *standings(session, lang)]),
@@ -395,10 +420,11 @@ def lobby_post(session: Session) -> Post:
                     creator=f"<@{session.row.creator_id}>") if status == "lobby" else ""
     embed = Embed(title=t(title_key, lang, game=game_name(session.row.game, lang)),
                   description=_cut(description, MAX_EMBED_DESCRIPTION), fields=tuple(fields))
+    ops = [("join", "success"), ("leave", "secondary"), ("ai", "secondary")]
+    if any(s.is_ai for s in session.seats):
+        ops.append(("drop", "secondary"))
     buttons = tuple(Button(op, t(f"bot.lobby.button.{op}", lang), style=style)
-                    for op, style in (("join", "success"), ("leave", "secondary"),
-                                      ("ai", "secondary"), ("start", "primary"))) \
-        if status == "lobby" else ()
+                    for op, style in (*ops, ("start", "primary"))) if status == "lobby" else ()
     return Post(embed=embed, components=buttons)
 
 

@@ -42,23 +42,17 @@ def takeback_line(ui: GameUI, takeback: Takeback, lang: str, names: dict[str, st
     return t(key, lang, who=who, what=step_words(ui, first, lang, names))
 
 
-def with_takebacks(session: Session, ui: GameUI, steps: list[Step], lines: list[str],
-                   lang: str, names: dict[str, str]) -> list[str]:
-    """The log lines of ``steps`` (a stretch of the log) with the take-backs made within it,
-    each after the line it went back to."""
-    if not session.takebacks:
-        return lines
+def takeback_notes(session: Session, ui: GameUI, steps: list[Step], lang: str,
+                   names: dict[str, str]) -> dict[int, list[str]]:
+    """The take-backs made within a stretch of the log, in words, by the action count they
+    went back to (each goes after that action's line; one at the stretch's start first)."""
     low = steps[0].seq - 1 if steps else session.seq
     high = steps[-1].seq if steps else session.seq
     notes: dict[int, list[str]] = {}
     for takeback in session.takebacks:
         if low <= takeback.at <= high:
             notes.setdefault(takeback.at, []).append(takeback_line(ui, takeback, lang, names))
-    out = list(notes.get(low, []))
-    for step, line in zip(steps, lines, strict=True):
-        out.append(line)
-        out += notes.get(step.seq, [])
-    return out
+    return notes
 
 
 def turn_dm_due(session: Session, seat: Seat, notify: Collection[int]) -> bool:
@@ -80,5 +74,12 @@ def turn_key(session: Session, seat: Seat) -> str:
     return str(session.turns(seat.colour))
 
 
-__all__ = ["away_text", "paused_text", "takeback_line", "turn_dm_due", "turn_dm_text",
-           "turn_key", "with_takebacks"]
+__all__ = [
+    "away_text",
+    "paused_text",
+    "takeback_line",
+    "takeback_notes",
+    "turn_dm_due",
+    "turn_dm_text",
+    "turn_key",
+]

@@ -11,6 +11,7 @@ from typing import Any
 from bot.constants import MAX_ECHO
 from bot.games import GameUI, game_ui
 from bot.host.sessions import Refusal, Seat, Session, Step
+from bot.host.store import SeatChangeRow
 from render.i18n import has, rule_error, t
 from rules.core import IllegalAction
 
@@ -65,7 +66,33 @@ def refusal_text(session: Session | None, error: Refusal | IllegalAction, lang: 
     params = dict(error.params)
     if "pending" in params and session is not None:
         params["pending"] = mentions(session, params["pending"], lang)
+    for key in ("creator", "holder", "new", "by"):  # user ids
+        if isinstance(params.get(key), int):
+            params[key] = f"<@{params[key]}>"
+    if isinstance(params.get("seat"), str):  # a colour, and how to type it
+        params["value"] = params["seat"]
+        params["seat"] = colour_name(params["seat"], lang)
+    if isinstance(params.get("colours"), list):
+        params["colours"] = [colour_name(c, lang) for c in params["colours"]]
     return t(error.key, lang, **params)
+
+
+SEAT_CHANGES = ("left", "kicked", "took", "handed")
+"""Changes of hands in a running game (the others happen in the lobby)."""
+
+
+def change_line(session: Session, change: SeatChangeRow, lang: str) -> str:
+    """A seat changing hands, in words: who left, was removed, took over."""
+    what = change.what
+    if what in ("took", "handed") and change.old_id is not None:
+        what += "_from"  # from a human: a timed-out seat, or one the creator handed on
+    return t(f"bot.seats.line.{what}", lang, seat=f"**{colour_name(change.colour, lang)}**",
+             new=_who(change.user_id), old=_who(change.old_id), by=_who(change.by_id),
+             level=session.row.ai_level)
+
+
+def _who(user_id: int | None) -> str:
+    return f"<@{user_id}>" if user_id is not None else "-"
 
 
 def step_line(ui: GameUI, step: Step, lang: str, names: dict[str, str]) -> str:
