@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.host.clock import ManualClock
-from bot.host.sessions import Host, Refusal, chance_rng
+from bot.host.sessions import Host, Refusal
 from bot.host.store import MIGRATIONS, SCHEMA_VERSION, ChannelBusy, MessageRow, Store, run
 from rules.core import IllegalAction
+from rules.fair import chance_rng
 from rules.record import replay_lines
 
 CHANNEL = 100

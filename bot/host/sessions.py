@@ -212,13 +212,10 @@ class Report:
         return self.before is None or self.finished or self.session.stage() != self.before
 
 
-def chance_rng(seed: int, seq: int) -> random.Random:
-    """The RNG for the action numbered ``seq``: a pure function of the secret seed and the
-    count, so chance and AI replay identically after a restart."""
-    return random.Random(f"{seed}/{seq}")
-
-
 def ai_rng(seed: int, seq: int) -> random.Random:
+    """The AI's RNG for the action numbered ``seq``: a pure function of the secret seed and the
+    count, so AI moves replay identically after a restart. Chance lines are drawn by
+    :func:`rules.fair.chance_rng` (through :meth:`rules.record.Game.next_chance`)."""
     return random.Random(f"{seed}/{seq}/ai")
 
 
@@ -281,7 +278,7 @@ class Host:
                 or module.to_json(replayed.state) != snapshot.state:
             log.warning("game %s: snapshot disagrees with the action log; using the log", row.id)
             return replayed
-        return Game(header, module.from_json(snapshot.state), list(lines), replayed.rng)
+        return Game(header, module.from_json(snapshot.state), list(lines))
 
     def _remember(self, session: Session) -> None:
         self.sessions[session.id] = session
@@ -684,7 +681,7 @@ class Host:
                 break
             seq = len(game.lines)
             if pending == (CHANCE,):
-                action = module.chance(game.state, chance_rng(session.row.seed, seq))
+                action = game.next_chance()  # the seed's alone (rules.fair)
                 steps.append(await self._apply(session, CHANCE, action, "chance"))
                 continue
             bots = [session.seat(c) for c in pending if (s := session.seat(c)) and s.is_ai]
@@ -718,4 +715,4 @@ def _option_words(text: str) -> dict[str, str]:
 
 
 __all__ = ["Host", "IllegalAction", "Refusal", "Report", "Seat", "Session", "Step",
-           "ai_rng", "chance_rng", "parse_options"]
+           "ai_rng", "parse_options"]
