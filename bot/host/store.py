@@ -21,7 +21,7 @@ import aiosqlite
 
 from bot.host.clock import Clock, stamp, system_clock
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
 
@@ -114,7 +114,15 @@ thread and lobby message; a seat when its human last acted; ``messages`` maps ea
 Discord messages (live table, ping, DM screens and prompts) to its ids and the digest of what
 it last showed, so the outbox edits instead of re-posting and a second run changes nothing."""
 
-MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE}
+_SECRET_SEED = """
+ALTER TABLE games ADD COLUMN secret_seed TEXT;
+UPDATE games SET secret_seed = CAST(seed AS TEXT);
+"""
+"""Fair dice: a game's secret seed has 128 bits, more than SQLite's 64-bit INTEGER holds, so it
+is kept as decimal TEXT in ``secret_seed``; the old ``seed`` column stays 0 for new games."""
+
+MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
+                              5: _SECRET_SEED}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
 
 
@@ -126,6 +134,8 @@ class GameRow:
     game: str
     options: str
     seed: int
+    """The secret seed every chance line is drawn from (:mod:`rules.fair`): 128 bits, kept
+    as text in the ``secret_seed`` column; it leaves the bot only in the finished record."""
     header: str | None
     status: str
     creator_id: int
@@ -270,11 +280,12 @@ class Store:
         try:
             async with self.transaction() as db:
                 game_id = await run(
-                    db, "INSERT INTO games (channel_id, guild_id, game, options, seed, status,"
-                    " creator_id, language, ai_level, created_at, updated_at, turn_seconds)"
-                    " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                    (channel_id, guild_id, game, options, seed, creator_id, language, ai_level,
-                     now, now, turn_seconds))
+                    db, "INSERT INTO games (channel_id, guild_id, game, options, seed,"
+                    " secret_seed, status, creator_id, language, ai_level, created_at,"
+                    " updated_at, turn_seconds) VALUES (?, ?, ?, ?, 0, ?, 'lobby', ?, ?, ?, ?,"
+                    " ?, ?)",
+                    (channel_id, guild_id, game, options, str(seed), creator_id, language,
+                     ai_level, now, now, turn_seconds))
         except aiosqlite.IntegrityError as exc:
             raise ChannelBusy(channel_id) from exc
         assert game_id is not None
@@ -499,4 +510,7 @@ class ChannelBusy(Exception):
 
 
 def _game_row(row: aiosqlite.Row) -> GameRow:
-    return GameRow(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - Row is no dict
+    values = {key: row[key] for key in row.keys()}  # noqa: SIM118 - Row is no dict
+    secret = values.pop("secret_seed")
+    values["seed"] = int(secret) if secret is not None else values["seed"]
+    return GameRow(**values)
