@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.host.clock import iso
 from bot.host.store import ChannelBusy, GameRow, LogRow, SeatRow, Store
-from rules import ai
+from rules import ai, fair
 from rules.core import (
     CHANCE,
     Event,
@@ -185,6 +185,12 @@ class Session:
         if self.game is not None and seq == self.seq:
             return self.game.state
         return self.states.get(seq)
+
+    @property
+    def commitment(self) -> str:
+        """What the table shows from the start: SHA-256 (hex) of ``<game>:<seed>``; the seed
+        itself comes out with the finished record (:mod:`rules.fair`)."""
+        return fair.commitment(self.row.game, self.row.seed)
 
     def record(self) -> str | None:
         """The complete record (seed and all) once the game is over; secret before that."""
