@@ -42,7 +42,7 @@ class Settings:
     """A human who must act is pinged once they have not acted in the game for this long."""
     extensions: tuple[str, ...] = field(
         default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.dms",
-                 "bot.exts.timers", "bot.exts.watch"))
+                 "bot.exts.timers", "bot.exts.watch", "bot.exts.records"))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -38,7 +38,8 @@ def test_settings_from_environment() -> None:
     assert (plain.language, plain.log_level, plain.sync_commands) == ("en", "INFO", True)
     assert (plain.ping_after, plain.reconcile_tick) == (PING_AFTER, RECONCILE_TICK) == (180, 60)
     assert plain.extensions == ("bot.exts.errors", "bot.exts.lobby", "bot.exts.play",
-                                "bot.exts.dms", "bot.exts.timers", "bot.exts.watch")
+                                "bot.exts.dms", "bot.exts.timers", "bot.exts.watch",
+                                "bot.exts.records")
     custom = Settings.from_env({"DISCORD_TOKEN": " abc ", "GAMES_DB": "/tmp/x.db",
                                 "BOT_LANGUAGE": "ES", "LOG_LEVEL": "debug", "GUILD_ID": "42",
                                 "SYNC_COMMANDS": "no"})

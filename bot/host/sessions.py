@@ -353,6 +353,17 @@ class Host:
                 self._remember(session)
         return session
 
+    async def recorded(self, channel_id: int) -> Session:
+        """The game whose record this channel or thread gives (``/game record``): its game in
+        play, else the latest game that started here (finished or aborted)."""
+        session = self.in_channel(channel_id)
+        if session is not None and session.game is not None:
+            return session
+        row = await self.store.latest_started(channel_id)
+        if row is None:
+            raise Refusal("bot.refuse.no_record")
+        return await self.get(row.id)
+
     # --- lobby ---------------------------------------------------------------------------------
 
     async def create(self, *, channel_id: int, guild_id: int | None, game: str,

@@ -305,6 +305,15 @@ class Store:
             row = await cur.fetchone()
         return _game_row(row) if row else None
 
+    async def latest_started(self, channel_id: int) -> GameRow | None:
+        """The newest game that started in this channel, or whose table is this thread."""
+        async with self.db.execute(
+                "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?)"
+                " AND header IS NOT NULL ORDER BY id DESC LIMIT 1",
+                (channel_id, channel_id)) as cur:
+            row = await cur.fetchone()
+        return _game_row(row) if row else None
+
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
         async with self.db.execute(
