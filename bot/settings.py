@@ -15,8 +15,8 @@ from render.i18n import language as i18n_language
 
 
 def random_seed() -> int:
-    """A fresh secret seed for a new game's chance and AI moves."""
-    return secrets.randbelow(2**31)
+    """A fresh 128-bit secret seed for a new game's chance and AI moves (``rules.fair``)."""
+    return secrets.randbits(128)
 
 
 @dataclass
@@ -43,7 +43,7 @@ class Settings:
     extensions: tuple[str, ...] = field(
         default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.dms",
                  "bot.exts.timers", "bot.exts.watch", "bot.exts.info",
-                 "bot.exts.pace", "bot.exts.seats"))
+                 "bot.exts.pace", "bot.exts.seats", "bot.exts.records"))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -1,6 +1,7 @@
-"""``python -m rules``: replay, legal, play (DESIGN.md, "The rules CLI").
+"""``python -m rules``: replay, legal, verify, play (DESIGN.md, "The rules CLI").
 
-Exit codes: 0 every line applied, 1 a line was rejected, 2 the file or game cannot be read.
+Exit codes: 0 every line applied (verify: the record is fair), 1 a line was rejected (verify: the
+commitment or a chance line does not match), 2 the file or game cannot be read.
 """
 
 from __future__ import annotations
@@ -13,7 +14,15 @@ from typing import Any
 
 from rules.ai import LEVELS, choose
 from rules.core import CHANCE
-from rules.record import Game, Header, RecordError, format_line, parse_header, replay
+from rules.record import (
+    Game,
+    Header,
+    RecordError,
+    format_line,
+    parse_header,
+    replay,
+    verify,
+)
 from rules.registry import GAME_NAMES, game_module
 
 
@@ -73,6 +82,21 @@ def cmd_legal(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    try:
+        game, mismatch = verify(_read(args.file), args.commitment)
+    except (OSError, UnicodeDecodeError, RecordError) as exc:
+        print(f"cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    if mismatch is not None:
+        print(mismatch)
+        return 1
+    drawn = sum(1 for line in game.lines if line.startswith(f"{CHANCE} "))
+    print(f"fair: the commitment is SHA-256 of {game.module.NAME}:{game.header.seed}, and each "
+          f"of the {drawn} chance line(s) is the one the seed draws")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     module = game_module(args.game)
     if not module.MIN_SEATS <= args.seats <= module.MAX_SEATS:
@@ -109,6 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file")
     p.add_argument("--seat", help="only this colour")
     p.set_defaults(run=cmd_legal)
+    p = sub.add_parser("verify", help="check a record's chance lines against the commitment")
+    p.add_argument("file", help="record file, or - for standard input")
+    p.add_argument("--commitment", required=True, metavar="HEX",
+                   help="the SHA-256 hex digest of <game>:<seed> shown before the game")
+    p.set_defaults(run=cmd_verify)
     p = sub.add_parser("play", help="play a whole game with AI seats and print its record")
     p.add_argument("game", choices=GAME_NAMES)
     p.add_argument("--seats", type=int, required=True)

@@ -1,16 +1,18 @@
-"""Game records: the game line, action lines, and replaying a record (DESIGN.md, "Game records").
+"""Game records: the game line, action lines, replaying a record and verifying its chance lines
+(DESIGN.md, "Game records").
 
-A :class:`Game` couples a game module with its state and the seeded RNG that fills in chance lines
-a record leaves out. It is what the CLI, the tests and the bot's session host all drive.
+A :class:`Game` couples a game module with its state; the chance lines a record leaves out are
+drawn from the game line's seed by :mod:`rules.fair`, the one derivation the bot's host uses
+too. It is what the CLI, the tests and the bot's session host all drive.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import fair
 from rules.core import CHANCE, Event, GameModule, IllegalAction, Options, split_words
 from rules.registry import game_module
 
@@ -95,7 +97,6 @@ class Game:
     header: Header
     state: Any
     lines: list[str] = field(default_factory=list)
-    rng: random.Random = field(default_factory=random.Random)
 
     @classmethod
     def start(cls, header: Header) -> Game:
@@ -104,7 +105,7 @@ class Game:
             state = header.module.new(header.seats, header.options.values, seed=header.seed)
         except ValueError as exc:
             raise RecordError(str(exc)) from exc
-        return cls(header, state, [], random.Random(header.seed))
+        return cls(header, state, [])
 
     @property
     def module(self) -> GameModule:
@@ -127,11 +128,16 @@ class Game:
             events += self.draw_chance()
         return events + self.apply(actor, action)
 
+    def next_chance(self) -> Any:
+        """The chance action the seed draws now (chance must be pending): :func:`rules.fair.draw`
+        of this position, reached after ``len(lines)`` lines."""
+        return fair.draw(self.module, self.state, self.header.seed, len(self.lines))
+
     def draw_chance(self) -> list[Event]:
-        """Play chance from the seeded RNG while chance is pending."""
+        """Play chance, as the seed draws it, while chance is pending."""
         events: list[Event] = []
         while self.pending() == (CHANCE,):
-            events += self.apply(CHANCE, self.module.chance(self.state, self.rng))
+            events += self.apply(CHANCE, self.next_chance())
         return events
 
     def record(self) -> str:
@@ -166,6 +172,55 @@ def replay(text: str, keep_going: bool = False) -> tuple[Game, list[Rejection]]:
     if game is None:
         raise RecordError("the record has no game line")
     return game, rejections
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """Why a record does not verify: the first line (numbered as in the file) that fails."""
+
+    number: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.number}: {self.reason}"
+
+
+def verify(text: str, commitment: str) -> tuple[Game, Mismatch | None]:
+    """Check a record against the commitment shown before the game: SHA-256 of
+    ``<game>:<seed>`` (the game line's seed) must be ``commitment``, and every chance line must
+    be the one the seed draws at its position (chance lines the record leaves out are drawn
+    from the seed, so they are fair by construction). Gives the game as far as it was checked
+    and the first line that fails (None: the record verifies). Raises RecordError when there
+    is no readable game line."""
+    game: Game | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not split_words(raw):
+            continue
+        if game is None:
+            game = Game.start(parse_header(raw))
+            name, seed = game.module.NAME, game.header.seed
+            digest = fair.commitment(name, seed)
+            if digest != commitment.strip().lower():
+                return game, Mismatch(number, f"SHA-256 of {name}:{seed} is {digest}, not the "
+                                              f"commitment {commitment.strip()}")
+            continue
+        try:
+            actor, action = parse_line(game.module, raw)
+            if actor == CHANCE and game.pending() == (CHANCE,):
+                expected = _canonical_chance(game, game.next_chance())
+                given = _canonical_chance(game, action)
+                if given != expected:
+                    return game, Mismatch(number, f"the seed draws `{expected}`, not `{given}`")
+            game.apply_text(raw)
+        except IllegalAction as exc:
+            return game, Mismatch(number, str(exc))
+    if game is None:
+        raise RecordError("the record has no game line")
+    return game, None
+
+
+def _canonical_chance(game: Game, action: Any) -> str:
+    return format_line(CHANCE, game.module.canonical(game.state, CHANCE, action))
 
 
 def replay_lines(header_line: str, lines: Iterable[str]) -> Game:

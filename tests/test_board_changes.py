@@ -88,7 +88,7 @@ def play(game: str, seats: int, seed: int, level: str) -> Played:
     while played.pending():
         pending = played.pending()
         if pending == (CHANCE,):
-            actor, action = CHANCE, module.chance(played.state, played.rng)
+            actor, action = CHANCE, played.next_chance()
         else:
             actor = pending[0]
             action = choose(module, played.state, actor, level, rng)

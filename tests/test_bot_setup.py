@@ -39,7 +39,8 @@ def test_settings_from_environment() -> None:
     assert (plain.ping_after, plain.reconcile_tick) == (PING_AFTER, RECONCILE_TICK) == (180, 60)
     assert plain.extensions == ("bot.exts.errors", "bot.exts.lobby", "bot.exts.play",
                                 "bot.exts.dms", "bot.exts.timers", "bot.exts.watch",
-                                "bot.exts.info", "bot.exts.pace", "bot.exts.seats")
+                                "bot.exts.info", "bot.exts.pace", "bot.exts.seats",
+                                "bot.exts.records")
     custom = Settings.from_env({"DISCORD_TOKEN": " abc ", "GAMES_DB": "/tmp/x.db",
                                 "BOT_LANGUAGE": "ES", "LOG_LEVEL": "debug", "GUILD_ID": "42",
                                 "SYNC_COMMANDS": "no"})

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot.host.clock import ManualClock
-from bot.host.sessions import Host, Refusal, chance_rng
+from bot.host.sessions import Host, Refusal
 from bot.host.store import MIGRATIONS, SCHEMA_VERSION, ChannelBusy, MessageRow, Store, run
 from rules.core import IllegalAction
-from rules.record import replay_lines
+from rules.fair import chance_rng
+from rules.record import Game, replay_lines
 
 CHANNEL = 100
 
@@ -61,7 +62,7 @@ FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, lan
 
 
 async def test_schema_is_versioned_and_in_wal_mode(store: Store, db_path: Path) -> None:
-    assert SCHEMA_VERSION == 8 and sorted(MIGRATIONS) == [1, 2, 3, 4, 6, 7, 8]
+    assert SCHEMA_VERSION == 8 and sorted(MIGRATIONS) == list(range(1, 9))
     assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert committed(db_path, "PRAGMA journal_mode") == [("wal",)]
     again = await Store.open(db_path)  # migrating twice is harmless
@@ -315,6 +316,44 @@ async def test_a_schema_3_game_keeps_its_log_and_closed_dms(db_path: Path) -> No
         assert await store.messages(1) == {}
     finally:
         await store.close()
+
+
+async def test_a_schema_4_seed_is_kept_as_text(db_path: Path) -> None:
+    """Migration 5 copies each game's seed into the TEXT column that holds 128 bits."""
+    with sqlite3.connect(db_path) as old:
+        for version in (1, 2, 3, 4):
+            old.executescript(MIGRATIONS[version])
+        old.execute("PRAGMA user_version = 4")
+        old.execute("INSERT INTO games (id, channel_id, game, seed, header, status, creator_id,"
+                    " language, ai_level, created_at, updated_at) VALUES (1, 5, 'giants',"
+                    " 2147483647, 'game giants red blue green seed=2147483647', 'running', 1,"
+                    " 'en', 'random', 'then', 'then')")
+    store = await Store.open(db_path)
+    try:
+        row = await store.game(1)
+        assert row is not None and row.seed == 2**31 - 1
+        assert committed(db_path, "SELECT secret_seed FROM games") == [("2147483647",)]
+    finally:
+        await store.close()
+
+
+async def test_a_128_bit_seed_is_stored_exactly_and_draws_the_same_after_a_reload(
+        store: Store, db_path: Path) -> None:
+    seed = 2**128 - 12345
+    host = Host(store, seed_source=lambda: seed)
+    session = await giants_bids(host)
+    assert session.row.seed == seed and session.game.header.seed == seed
+    assert committed(db_path, "SELECT seed, secret_seed FROM games") == [(0, str(seed))]
+    for user, colour in ((1, "red"), (2, "blue"), (3, "green")):
+        await host.play(CHANNEL, user, str(session.legal(colour)[0]))
+    reloaded = Host(store)
+    await reloaded.load()
+    again = reloaded.in_channel(CHANNEL)
+    assert again is not None and again.row.seed == seed
+    assert again.game.header.seed == seed and again.game.lines == session.game.lines
+    [dice] = [line for line in session.game.lines if line.startswith("* ")]
+    fresh = Game.start(again.game.header)
+    assert dice == f"* {fresh.next_chance()}", "the host drew the seed's own dice"
 
 
 async def test_a_sealed_line_stays_sealed_until_a_reveal(store: Store, db_path: Path) -> None:

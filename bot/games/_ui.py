@@ -107,6 +107,10 @@ class GameUI:
     """True when every applied line may be shown to everyone. Off by default, because a
     sealed bid's line is a secret until the engine reveals it in an event."""
 
+    has_chance = True
+    """Whether the game has chance lines (dice, shuffles, deals): the table then shows the
+    commitment to the game's secret seed (``rules.fair``)."""
+
     private_kinds: frozenset[str] = frozenset()
     """Pending kinds that are secret choices (sealed bids...): prompted by DM, never in the
     channel; the channel only learns who has submitted."""

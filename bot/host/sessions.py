@@ -33,7 +33,7 @@ from bot.host.store import (
     SeatRow,
     Store,
 )
-from rules import ai
+from rules import ai, fair
 from rules.core import (
     CHANCE,
     Event,
@@ -256,6 +256,12 @@ class Session:
             return self.game.state
         return self.states.get(seq)
 
+    @property
+    def commitment(self) -> str:
+        """What the table shows from the start: SHA-256 (hex) of ``<game>:<seed>``; the seed
+        itself comes out with the finished record (:mod:`rules.fair`)."""
+        return fair.commitment(self.row.game, self.row.seed)
+
     def record(self) -> str | None:
         """The complete record (seed and all) once the game is over; secret before that. The
         game as played: a take-back is a comment after the line it went back to."""
@@ -292,13 +298,10 @@ class Report:
         return self.before is None or self.finished or self.session.stage() != self.before
 
 
-def chance_rng(seed: int, seq: int) -> random.Random:
-    """The RNG for the action numbered ``seq``: a pure function of the secret seed and the
-    count, so chance and AI replay identically after a restart."""
-    return random.Random(f"{seed}/{seq}")
-
-
 def ai_rng(seed: int, seq: int) -> random.Random:
+    """The AI's RNG for the action numbered ``seq``: a pure function of the secret seed and the
+    count, so AI moves replay identically after a restart. Chance lines are drawn by
+    :func:`rules.fair.chance_rng` (through :meth:`rules.record.Game.next_chance`)."""
     return random.Random(f"{seed}/{seq}/ai")
 
 
@@ -377,7 +380,7 @@ class Host:
                 or module.to_json(replayed.state) != snapshot.state:
             log.warning("game %s: snapshot disagrees with the action log; using the log", row.id)
             return replayed
-        return Game(header, module.from_json(snapshot.state), list(lines), replayed.rng)
+        return Game(header, module.from_json(snapshot.state), list(lines))
 
     def _remember(self, session: Session) -> None:
         self.sessions[session.id] = session
@@ -445,6 +448,17 @@ class Host:
             if session.status in ("lobby", "running"):
                 self._remember(session)
         return session
+
+    async def recorded(self, channel_id: int) -> Session:
+        """The game whose record this channel or thread gives (``/game record``): its game in
+        play, else the latest game that started here (finished or aborted)."""
+        session = self.in_channel(channel_id)
+        if session is not None and session.game is not None:
+            return session
+        row = await self.store.latest_started(channel_id)
+        if row is None:
+            raise Refusal("bot.refuse.no_record")
+        return await self.get(row.id)
 
     # --- lobby ---------------------------------------------------------------------------------
 
@@ -1054,7 +1068,7 @@ class Host:
                 break
             seq = len(game.lines)
             if pending == (CHANCE,):
-                action = module.chance(game.state, chance_rng(session.row.seed, seq))
+                action = game.next_chance()  # the seed's alone (rules.fair)
                 steps.append(await self._apply(session, CHANCE, action, "chance"))
                 continue
             bots = [s for c in pending if (s := session.seat(c)) and (s.is_ai or s.away)]
@@ -1134,4 +1148,4 @@ def _option_words(text: str) -> dict[str, str]:
 
 
 __all__ = ["Host", "IllegalAction", "Refusal", "Report", "Seat", "Session", "Step", "Takeback",
-           "ai_rng", "chance_rng", "parse_options", "undo_point"]
+           "ai_rng", "parse_options", "undo_point"]

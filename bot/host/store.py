@@ -188,10 +188,16 @@ CREATE TABLE seat_changes (
 or was removed from may be taken over), and ``seat_changes`` keeps who left, was removed or
 took over which seat, when (``seq``: the actions applied by then), for the table to say so."""
 
+_SECRET_SEED = """
+ALTER TABLE games ADD COLUMN secret_seed TEXT;
+UPDATE games SET secret_seed = CAST(seed AS TEXT);
+"""
+"""Fair dice: a game's secret seed has 128 bits, more than SQLite's 64-bit INTEGER holds, so it
+is kept as decimal TEXT in ``secret_seed``; the old ``seed`` column stays 0 for new games."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
-                              6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS}
-"""``version -> SQL`` that brings a database from ``version - 1`` to ``version``; a number
-without an entry (kept for another change) only moves the version on."""
+                              5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS}
+"""``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
 AWAY_AFTER = 2
 """Timeouts in a row after which a seat is marked away."""
 
@@ -204,6 +210,8 @@ class GameRow:
     game: str
     options: str
     seed: int
+    """The secret seed every chance line is drawn from (:mod:`rules.fair`): 128 bits, kept
+    as text in the ``secret_seed`` column; it leaves the bot only in the finished record."""
     header: str | None
     status: str
     creator_id: int
@@ -365,7 +373,7 @@ async def migrate(db: aiosqlite.Connection) -> int:
         version += 1
         await run(db, "BEGIN IMMEDIATE")
         try:
-            for statement in MIGRATIONS.get(version, "").split(";"):
+            for statement in MIGRATIONS[version].split(";"):
                 if statement.strip():
                     await run(db, statement)
             await run(db, f"PRAGMA user_version = {version}")
@@ -443,11 +451,12 @@ class Store:
         try:
             async with self.transaction() as db:
                 game_id = await run(
-                    db, "INSERT INTO games (channel_id, guild_id, game, options, seed, status,"
-                    " creator_id, language, ai_level, created_at, updated_at, turn_seconds)"
-                    " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                    (channel_id, guild_id, game, options, seed, creator_id, language, ai_level,
-                     now, now, turn_seconds))
+                    db, "INSERT INTO games (channel_id, guild_id, game, options, seed,"
+                    " secret_seed, status, creator_id, language, ai_level, created_at,"
+                    " updated_at, turn_seconds) VALUES (?, ?, ?, ?, 0, ?, 'lobby', ?, ?, ?, ?,"
+                    " ?, ?)",
+                    (channel_id, guild_id, game, options, str(seed), creator_id, language,
+                     ai_level, now, now, turn_seconds))
         except aiosqlite.IntegrityError as exc:
             raise ChannelBusy(channel_id) from exc
         assert game_id is not None
@@ -464,6 +473,15 @@ class Store:
         async with self.db.execute(
                 "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')",
                 (channel_id,)) as cur:
+            row = await cur.fetchone()
+        return _game_row(row) if row else None
+
+    async def latest_started(self, channel_id: int) -> GameRow | None:
+        """The newest game that started in this channel, or whose table is this thread."""
+        async with self.db.execute(
+                "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?)"
+                " AND header IS NOT NULL ORDER BY id DESC LIMIT 1",
+                (channel_id, channel_id)) as cur:
             row = await cur.fetchone()
         return _game_row(row) if row else None
 
@@ -895,4 +913,7 @@ class ChannelBusy(Exception):
 
 
 def _game_row(row: aiosqlite.Row) -> GameRow:
-    return GameRow(**{key: row[key] for key in row.keys()})  # noqa: SIM118 - Row is no dict
+    values = {key: row[key] for key in row.keys()}  # noqa: SIM118 - Row is no dict
+    secret = values.pop("secret_seed")
+    values["seed"] = int(secret) if secret is not None else values["seed"]
+    return GameRow(**values)

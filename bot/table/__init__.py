@@ -412,6 +412,8 @@ def lobby_post(session: Session) -> Post:
         fields.append((t("bot.seats.lobby.changes", lang), _cut("\n".join(
             change_line(session, c, lang) for c in session.changes[-SEAT_LINES:]),
             MAX_EMBED_FIELD)))
+    if status != "lobby" and game_ui(session.row.game).has_chance:
+        fields.append(commitment_field(session, lang))
     if status == "finished":
         fields.append((t("bot.lobby.result", lang), _cut(
             "\n".join([result_title(session, lang), *standings(session, lang)]),
@@ -426,6 +428,24 @@ def lobby_post(session: Session) -> Post:
     buttons = tuple(Button(op, t(f"bot.lobby.button.{op}", lang), style=style)
                     for op, style in (*ops, ("start", "primary"))) if status == "lobby" else ()
     return Post(embed=embed, components=buttons)
+
+
+def record_name(session: Session) -> str:
+    """The file name of a game's record: ``giants-12.txt``."""
+    return f"{session.row.game}-{session.id}.txt"
+
+
+def commitment_field(session: Session, lang: str) -> tuple[str, str]:
+    """The dice commitment shown from the start: the digest, how to check it at the end, and
+    once the game is over the seed itself (never before)."""
+    digest, game = session.commitment, session.row.game
+    text = f"`{digest}`"
+    if session.status == "running":
+        text += "\n" + t("bot.fair.running", lang, game=game, file=record_name(session))
+    elif session.status == "finished":
+        text += "\n" + t("bot.fair.finished", lang, game=game, seed=session.row.seed,
+                         file=record_name(session), digest=digest)
+    return t("bot.fair.commitment", lang), _cut(text, MAX_EMBED_FIELD)
 
 
 def ping_post(session: Session, now: datetime, ping_after: float, lang: str) -> Post | None:
@@ -466,7 +486,7 @@ def final_post(session: Session, lang: str) -> Post:
     record = session.record() or ""
     return Post(content=_cut("\n".join([result_title(session, lang),
                                         *standings(session, lang)]), MAX_CONTENT),
-                attachment=(f"{session.row.game}-{session.id}.txt", record))
+                attachment=(record_name(session), record))
 
 
 # --- the private side ------------------------------------------------------------------------
@@ -508,5 +528,6 @@ def phase_label(ui: GameUI, kind: str, lang: str) -> str:
     return t(key, lang) if has(key, lang) else kind
 
 
-__all__ = ["Desired", "Embed", "Picture", "Post", "Private", "closing", "desired", "lobby_post",
-           "now_text", "parse_stage", "screen_post", "stage_key", "table_components"]
+__all__ = ["Desired", "Embed", "Picture", "Post", "Private", "closing", "commitment_field",
+           "desired", "lobby_post", "now_text", "parse_stage", "record_name", "screen_post",
+           "stage_key", "table_components"]

@@ -14,6 +14,7 @@ class MakeMakeUI(GameUI):
     name = "makemake"
     choice_phases = frozenset({"moai", "manu"})
     public_lines = True  # open information (rules spec section 7)
+    has_chance = False  # no dice, no cards: nothing for a seed to draw
 
     def changed(self, events: list[Event]) -> set[str]:
         return _changes.changed(events)
