@@ -23,7 +23,7 @@ Invite the bot with the OAuth2 URL generator (scopes "bot" and "applications.com
 permissions "View Channels", "Send Messages", "Embed Links", "Attach Files",
 "Read Message History", "Create Public Threads", "Send Messages in Threads": the
 permission integer 309237763072).
-Optional: GAMES_DB (default data/games.sqlite3), BOT_LANGUAGE (en, es, zh, ru; default en),
+Optional: GAMES_DB (default data/games.sqlite3), BOT_LANGUAGE (en, es, zh, zh-TW, ru; default en),
 LOG_LEVEL (default INFO), GUILD_ID (sync commands to one server only, instantly).
 """
 

@@ -49,10 +49,12 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Settings from environment variables (see the README for the list)."""
         env = os.environ if env is None else env
-        language = env.get("BOT_LANGUAGE", "").strip().lower()
-        if language and language not in LANGUAGES:
+        given = env.get("BOT_LANGUAGE", "").strip()
+        language = next((lang for lang in LANGUAGES
+                         if lang.lower() == given.lower().replace("_", "-")), "")
+        if given and not language:
             raise ValueError(
-                f"BOT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {language!r}")
+                f"BOT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {given!r}")
         if not language:
             # LANGUAGE is also the system's gettext list (``en_US:en``): read it leniently.
             first = env.get("LANGUAGE", "").split(":")[0].strip().replace("_", "-")

@@ -40,7 +40,7 @@ and on the dark sea alike."""
 
 CJK_FONT = "wqy-microhei.ttc"
 """WenQuanYi Micro Hei (Simplified and Traditional Chinese, Latin, digits): one weight only."""
-CJK_LANGUAGES = frozenset({"zh"})
+CJK_LANGUAGES = frozenset({"zh", "zh-TW"})
 """Languages whose text needs the CJK font."""
 
 

@@ -16,9 +16,10 @@ from typing import Any
 from rules.core import IllegalAction
 
 I18N_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
-LANGUAGES = ("en", "es", "zh", "ru")
+LANGUAGES = ("en", "es", "zh", "zh-TW", "ru")
+"""Catalogue languages: ``zh`` is Simplified Chinese, ``zh-TW`` Traditional Chinese (Taiwan)."""
 DEFAULT = "en"
-LIST_SEPARATOR = {"zh": "、"}
+LIST_SEPARATOR = {"zh": "、", "zh-TW": "、"}
 """How a list given as a parameter is joined, where a language differs from ", "."""
 
 
@@ -30,11 +31,22 @@ def catalogue(lang: str) -> dict[str, str]:
     return merged
 
 
+TRADITIONAL_CHINESE = frozenset({"tw", "hk", "mo", "hant"})
+"""Subtags of a Chinese locale written in Traditional characters: Taiwan's catalogue serves them."""
+
+
 def language(locale: str | None) -> str:
-    """A Discord locale such as ``es-ES`` or ``zh-CN`` -> one of LANGUAGES."""
+    """A Discord locale such as ``es-ES``, ``zh-CN`` or ``zh-TW`` -> one of LANGUAGES.
+
+    Chinese goes by its script: Taiwan, Hong Kong, Macau and ``zh-Hant`` get Traditional
+    (``zh-TW``), every other Chinese locale Simplified (``zh``).
+    """
     if not locale:
         return DEFAULT
-    base = str(locale).split("-")[0].lower()
+    tag = str(locale).split(".")[0].split("@")[0]  # a system locale's ``.UTF-8`` or ``@euro``
+    base, *subtags = tag.replace("_", "-").lower().split("-")
+    if base == "zh":
+        return "zh-TW" if TRADITIONAL_CHINESE & set(subtags) else "zh"
     return base if base in LANGUAGES else DEFAULT
 
 

@@ -837,3 +837,56 @@ async def test_turn_timer_reminds_then_lets_the_ai_play_even_after_a_restart(sim
     assert [step.by for step in session.log] == ["timeout", "timeout", "ai"]
     assert_calm(env, channel)
     assert not env.bot.unexpected_errors
+
+
+# --- a game in Traditional Chinese --------------------------------------------------------------
+
+async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table(simcord_env):
+    """``/game new language:zh-TW``: the lobby card, its buttons and the live table are in
+    Traditional Chinese as written in Taiwan, with no Simplified character among them."""
+    from tests.test_i18n import SIMPLIFIED_ONLY
+
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("island")
+    alice = guild.add_member(env.create_user("alice"))
+    opened = await alice.slash(channel, "game new", game="makemake", language="zh-TW")
+    assert not opened.ephemeral
+    lobby = fresh(channel, opened.response)
+    card = lobby.embeds[0]
+    assert card.title == "Make Make：新遊戲"
+    assert card.description == (f"3至4名玩家。按「加入」入座，顏色依加入順序分配。{alice.mention}"
+                                "可以新增AI座位並按「開始」。")
+    assert [(f.name, f.value) for f in card.fields][:2] == [
+        ("座位（1/4）", f"紅色（{alice.mention}）"), ("選項", "預設設定")]
+    assert buttons(lobby) == ["加入", "離開", "新增AI", "開始"]
+
+    for _ in range(2):
+        await alice.click(lobby, label="新增AI")
+    first = await alice.click(lobby, label="開始")
+    assert not first.followups, first.followups[0].content
+    session = session_in(env, channel)
+    card = fresh(channel, lobby).embeds[0]
+    assert card.title == "Make Make：已開始"
+    assert card.fields[0].value.splitlines() == [
+        f"紅色（{alice.mention}）", "藍色（AI，greedy）", "綠色（AI，greedy）"]
+    [thread] = channel.threads
+    assert f"<#{thread.id}>" in next(f.value for f in card.fields if f.name == "遊戲桌")
+
+    live = showing(env, channel)
+    table = live.embeds[0]
+    assert table.title == f"Make Make #{session.id} · 第1輪 · 紅色的回合"
+    assert table.description == (f"現在輪到紅色（{alice.mention}）：放置、撤回或跳過。"
+                                 "輸入 /play，自動完成會列出你的走法。")
+    assert field(live, "得分") == "紅色 0分 · 藍色 0分 · 綠色 0分"
+    assert field(live, "目前").splitlines()[:3] == [
+        "第1輪（共100輪）", "剩餘摩艾石像：12", "Make Make仍在中心"]
+    assert live.attachments[0].filename == "board.png"
+
+    played = await alice.slash(home(channel), "play", notation="place B2 3")
+    assert played.ephemeral, "the player's own answers follow their Discord language"
+    now = showing(env, channel)
+    assert field(now, "本階段").startswith("▶ **紅色**佔領B2：3個標記。\n🤖 **藍色**")
+    shown = public_words(env, channel) + card.title + "".join(f.name + f.value for f in card.fields)
+    assert not set(shown) & set(SIMPLIFIED_ONLY), sorted(set(shown) & set(SIMPLIFIED_ONLY))
+    assert not env.bot.unexpected_errors

@@ -51,6 +51,12 @@ def test_settings_from_environment() -> None:
         Settings.from_env({"BOT_LANGUAGE": "klingon"})
     assert Settings.from_env({"LANGUAGE": "ru_RU:en"}).language == "ru"
     assert Settings.from_env({"LANGUAGE": "klingon"}).language == "en"  # the system's list
+    for given in ("zh-TW", "zh-tw", "zh_TW"):
+        assert Settings.from_env({"BOT_LANGUAGE": given}).language == "zh-TW"
+    assert Settings.from_env({"BOT_LANGUAGE": "zh"}).language == "zh"
+    assert Settings.from_env({"LANGUAGE": "zh_TW:zh"}).language == "zh-TW"
+    assert Settings.from_env({"LANGUAGE": "zh_TW.UTF-8"}).language == "zh-TW"
+    assert Settings.from_env({"LANGUAGE": "zh_CN.UTF-8"}).language == "zh"
 
 
 def test_running_without_a_token_says_what_to_do() -> None:

@@ -31,7 +31,7 @@ BOT_DIR = Path(__file__).resolve().parent.parent / "bot"
 MAX_NAME = 32
 MAX_TEXT = 100
 LOCALES = {"es": discord.Locale.spain_spanish, "zh": discord.Locale.chinese,
-           "ru": discord.Locale.russian}
+           "zh-TW": discord.Locale.taiwan_chinese, "ru": discord.Locale.russian}
 """One Discord locale per translated language (``language()`` maps the others to the same)."""
 
 
@@ -204,6 +204,19 @@ async def test_the_payload_sent_to_discord_is_valid(payloads: list[dict[str, Any
     wrong = [(where, kind, locale, text) for where, kind, locale, text in strings
              if (name_problem(text) if kind == "name" else text_problem(text))]
     assert wrong == []
+
+
+async def test_taiwan_gets_traditional_chinese_and_china_simplified(
+        payloads: list[dict[str, Any]]) -> None:
+    game = next(payload for payload in payloads if payload["name"] == "game")
+    described = game["description_localizations"]
+    assert described["zh-TW"] == catalogue("zh-TW")["bot.cmd.game.description"] == "本頻道的桌遊"
+    assert described["zh-CN"] == catalogue("zh")["bot.cmd.game.description"] == "本频道的桌游"
+    new = next(option for option in game["options"] if option["name"] == "new")
+    assert new["description_localizations"]["zh-TW"] == "在本頻道開一局新遊戲"
+    language = next(option for option in new["options"] if option["name"] == "language")
+    assert [choice["value"] for choice in language["choices"]] == list(LANGUAGES)
+    assert {"zh", "zh-TW"} <= set(LANGUAGES)
 
 
 LOCATIONS = {"name": app_commands.TranslationContextLocation.command_name,

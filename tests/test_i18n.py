@@ -78,6 +78,78 @@ def test_every_template_formats_with_its_placeholders(lang: str) -> None:
 def test_chinese_text_is_in_chinese() -> None:
     assert t("render.colour.red", "zh") == "红色"
     assert t("render.round", "zh", round=3) == "第3轮"
+    assert t("render.colour.red", "zh-TW") == "紅色"
+    assert t("render.round", "zh-TW", round=3) == "第3輪"
+
+
+# --- Chinese: Simplified (zh) and Traditional as used in Taiwan (zh-TW) ------------------------
+
+SIMPLIFIED_ONLY = ("个这们时对说门马么车东开关发经为会后号戏将从间头点达过还"
+                   "进运选场块员图应该让钱币轮论级备扑认识标记简领鸟许证层拦"
+                   "岛气无乐执术码权删录设")
+"""Common Simplified characters whose Traditional form differs (个 個, 这 這, 记 記, 鸟 鳥 ...):
+none of them belongs in Traditional Chinese text about these games."""
+MISCONVERTED = ("游戲", "頻道里", "這隻", "最多隻", "私信", "子區", "許可權")
+"""What converting Simplified text character by character gets wrong: 遊戲 (not 游 of 上游),
+頻道裡, 只, and the words Taiwan's Discord uses instead (私訊, 討論串, 權限)."""
+
+
+def test_the_simplified_only_list_finds_simplified_text() -> None:
+    simplified = set("".join(i18n.catalogue("zh").values()))
+    assert len(set(SIMPLIFIED_ONLY) & simplified) > 40
+
+
+@pytest.mark.parametrize("name", ENGLISH_FILES)
+def test_traditional_chinese_has_every_file_and_exactly_the_english_keys(name: str) -> None:
+    assert (I18N_DIR / "zh-TW" / name).exists(), f"zh-TW lacks {name}"
+    assert set(load("zh-TW", name)) == set(load("en", name))
+
+
+def test_traditional_chinese_is_complete_and_has_no_other_file() -> None:
+    assert sorted(p.name for p in (I18N_DIR / "zh-TW").glob("*.json")) == ENGLISH_FILES
+    assert set(i18n.catalogue("zh-TW")) == set(i18n.catalogue("en"))
+
+
+@pytest.mark.parametrize("name", ENGLISH_FILES)
+def test_traditional_chinese_has_no_simplified_only_character(name: str) -> None:
+    found = {key: sorted(set(text) & set(SIMPLIFIED_ONLY))
+             for key, text in load("zh-TW", name).items() if set(text) & set(SIMPLIFIED_ONLY)}
+    assert found == {}
+    wrong = {key: [w for w in MISCONVERTED if w in text]
+             for key, text in load("zh-TW", name).items() if any(w in text for w in MISCONVERTED)}
+    assert wrong == {}
+
+
+def test_traditional_chinese_is_its_own_text_not_a_copy() -> None:
+    simplified, traditional = i18n.catalogue("zh"), i18n.catalogue("zh-TW")
+    chinese = [key for key, text in simplified.items()
+               if any("\u4e00" <= c <= "\u9fff" for c in text)]
+    assert len(chinese) > 500
+    same = [key for key in chinese if traditional[key] == simplified[key]]
+    assert len(same) < len(chinese) / 4, "most Chinese texts differ between the two scripts"
+
+
+def test_traditional_chinese_keeps_command_names_and_formats() -> None:
+    simplified, traditional = i18n.catalogue("zh"), i18n.catalogue("zh-TW")
+    names = [key for key in simplified if key.startswith("bot.cmd.") and key.endswith(".name")]
+    assert names and {k: traditional[k] for k in names} == {k: simplified[k] for k in names}
+    for key, text in simplified.items():
+        ascii_runs = [part for part in text.split("`")[1::2] if part.isascii()]
+        for run in ascii_runs:  # code in backticks (commands, notation) is the same
+            assert run in traditional[key], (key, run)
+
+
+def test_taiwan_words_for_discord_things() -> None:
+    traditional = i18n.catalogue("zh-TW")
+    assert "私訊" in traditional["bot.table.secret"]
+    assert "討論串" in traditional["bot.cmd.threads.description"]
+    assert "伺服器" in traditional["bot.info.list.title"]
+    assert "按鈕" in traditional["bot.table.how_buttons"]
+    assert "頻道" in traditional["bot.refuse.no_game"]
+    assert t("render.giants.key.marker", "zh-TW") == "部落標記"
+    assert t("render.giants.col.headdresses", "zh-TW") == "石帽"
+    assert "屏風" in t("render.giants.screen.behind", "zh-TW")
+    assert t("render.makemake.key.moai", "zh-TW") == "摩艾石像"
 
 
 def test_a_missing_key_falls_back_to_english(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,7 +180,8 @@ def test_an_untranslated_file_falls_back_to_english(tmp_path: Path,
 
 
 @pytest.mark.parametrize(("locale", "lang"), [
-    ("es-ES", "es"), ("es-419", "es"), ("zh-CN", "zh"), ("zh-TW", "zh"), ("ru", "ru"),
-    ("en-US", "en"), ("en-GB", "en"), ("pt-BR", "en"), ("", "en"), (None, "en")])
+    ("es-ES", "es"), ("es-419", "es"), ("zh-CN", "zh"), ("zh", "zh"), ("zh-TW", "zh-TW"),
+    ("zh-HK", "zh-TW"), ("zh_TW", "zh-TW"), ("zh-Hant-TW", "zh-TW"), ("zh-Hans", "zh"),
+    ("ru", "ru"), ("en-US", "en"), ("en-GB", "en"), ("pt-BR", "en"), ("", "en"), (None, "en")])
 def test_discord_locales_map_to_a_language(locale: str | None, lang: str) -> None:
     assert language(locale) == lang

@@ -65,10 +65,14 @@ def test_a_translated_board_differs_from_the_english_one(games: dict[str, dict[s
     game = games[name]["early"]
     view = game.module.view(game.state, None)
     english = png(DRAWERS[name].board(view, "en")).convert("RGB")
-    for lang in ("es", "zh", "ru"):
+    drawn = {}
+    for lang in [lang for lang in LANGUAGES if lang != "en"]:
         other = png(DRAWERS[name].board(view, lang)).convert("RGB")
         assert other.size == english.size
         assert ImageChops.difference(english, other).getbbox() is not None, lang
+        drawn[lang] = other
+    assert ImageChops.difference(drawn["zh"], drawn["zh-TW"]).getbbox() is not None, \
+        "Traditional Chinese is drawn in its own characters"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -112,9 +116,10 @@ def test_the_chinese_font_is_shipped_with_its_licence() -> None:
 
 def test_the_chinese_font_has_glyphs_the_label_font_lacks() -> None:
     chinese, label = font(20, lang="zh"), font(20)
-    for char in "摩艾石像部落标记木简首领鸟人井架许可证":
+    for char in "摩艾石像部落标记木简首领鸟人井架许可证" + "標記木簡頭領鳥許證屏風輪":
         assert draws(chinese, char), char
         assert not draws(label, char), char
+    assert font(20, lang="zh-TW") is chinese, "Traditional Chinese uses the same CJK font"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -140,7 +145,7 @@ def test_every_image_text_can_be_drawn_in_its_language(lang: str) -> None:
 
 def test_labels_keep_the_same_font_in_every_language() -> None:
     for lang in LANGUAGES:
-        assert font(16, True, lang) is font(16, True) or lang == "zh"
+        assert font(16, True, lang) is font(16, True) or lang in common.CJK_LANGUAGES
     assert font(16, True, "zh") is not font(16, True)
     assert Path(font(16, lang="zh").path).name == common.CJK_FONT
     assert Path(font(16, True, "ru").path).name == "DejaVuSans-Bold.ttf"
@@ -158,6 +163,7 @@ def test_text_with_chinese_characters_uses_the_chinese_font() -> None:
 
 def test_chinese_lists_use_the_chinese_separator() -> None:
     assert t("render.winners", "zh", names=["红色", "蓝色"]) == "胜者：红色、蓝色"
+    assert t("render.winners", "zh-TW", names=["紅色", "藍色"]) == "勝者：紅色、藍色"
     assert t("render.winners", "en", names=["Red", "Blue"]) == "Winners: Red, Blue"
 
 
