@@ -12,7 +12,7 @@ import asyncio
 import difflib
 import io
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -89,6 +89,19 @@ async def play(interaction: discord.Interaction, game_id: int, text: str, *,
         return None
     bot.outbox.kick(game_id)
     return report
+
+
+async def host_change(interaction: discord.Interaction,
+                      change: Awaitable[Session]) -> Session | None:
+    """A slash command's change of a game through the host: a refusal is answered privately
+    and gives None; otherwise the outbox is told to show the game as it now is."""
+    try:
+        session = await change
+    except Refusal as error:
+        await answer(interaction, refusal_text(None, error, user_lang(interaction)))
+        return None
+    bot_of(interaction).outbox.kick(session.id)
+    return session
 
 
 # --- the lobby -------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.exts import _group
-from bot.exts._act import bot_of, user_lang
+from bot.exts._act import bot_of, host_change, user_lang
 from bot.exts._answer import answer
 from bot.host.sessions import Refusal
 from bot.table.words import refusal_text
@@ -74,14 +74,11 @@ async def undo(interaction: discord.Interaction) -> None:
 async def pause(interaction: discord.Interaction) -> None:
     """Stop the game's clock (its creator or Manage Server)."""
     bot = bot_of(interaction)
-    lang = user_lang(interaction)
-    try:
-        session = await bot.games.pause(interaction.channel_id or 0, interaction.user.id,
-                                        is_admin=_admin(interaction))
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
+    session = await host_change(interaction, bot.games.pause(
+        interaction.channel_id or 0, interaction.user.id, is_admin=_admin(interaction)))
+    if session is None:
         return
-    bot.outbox.kick(session.id)
+    lang = user_lang(interaction)
     left = session.row.paused_left
     await answer(interaction, t("bot.pace.paused_done", lang) if left is None
                  else t("bot.pace.paused_left", lang, minutes=_shown_minutes(left)))
@@ -92,15 +89,9 @@ async def pause(interaction: discord.Interaction) -> None:
 async def resume(interaction: discord.Interaction) -> None:
     """Go on after a pause: the turn time that was left counts again."""
     bot = bot_of(interaction)
-    lang = user_lang(interaction)
-    try:
-        session = await bot.games.unpause(interaction.channel_id or 0, interaction.user.id,
-                                          is_admin=_admin(interaction))
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
-        return
-    bot.outbox.kick(session.id)
-    await answer(interaction, t("bot.pace.resumed", lang))
+    if await host_change(interaction, bot.games.unpause(
+            interaction.channel_id or 0, interaction.user.id, is_admin=_admin(interaction))):
+        await answer(interaction, t("bot.pace.resumed", user_lang(interaction)))
 
 
 @app_commands.command(name=ls("bot.cmd.deadline.name"),
@@ -113,15 +104,14 @@ async def deadline(interaction: discord.Interaction,
     lang = user_lang(interaction)
     try:
         seconds = _minutes(minutes, lang)
-        session = await bot.games.set_turn_time(interaction.channel_id or 0,
-                                                interaction.user.id, seconds,
-                                                is_admin=_admin(interaction))
     except Refusal as error:
         await answer(interaction, refusal_text(None, error, lang))
         return
-    bot.outbox.kick(session.id)
-    await answer(interaction, t("bot.pace.deadline_off", lang) if seconds is None
-                 else t("bot.pace.deadline_set", lang, minutes=seconds // 60))
+    if await host_change(interaction, bot.games.set_turn_time(
+            interaction.channel_id or 0, interaction.user.id, seconds,
+            is_admin=_admin(interaction))):
+        await answer(interaction, t("bot.pace.deadline_off", lang) if seconds is None
+                     else t("bot.pace.deadline_set", lang, minutes=seconds // 60))
 
 
 @app_commands.command(name=ls("bot.cmd.back.name"), description=ls("bot.cmd.back.description"))
