@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.constants import PING_AFTER, RECONCILE_TICK
 from bot.host.clock import Clock, system_clock
-from render.i18n import LANGUAGES
+from render.i18n import DEFAULT, LANGUAGES
 from render.i18n import language as i18n_language
 
 
@@ -50,9 +50,8 @@ class Settings:
         """Settings from environment variables (see the README for the list)."""
         env = os.environ if env is None else env
         given = env.get("BOT_LANGUAGE", "").strip()
-        language = next((lang for lang in LANGUAGES
-                         if lang.lower() == given.lower().replace("_", "-")), "")
-        if given and not language:
+        language = i18n_language(given) if given else ""
+        if given and language == DEFAULT and not given.lower().startswith(DEFAULT):
             raise ValueError(
                 f"BOT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {given!r}")
         if not language:

@@ -40,7 +40,7 @@ and on the dark sea alike."""
 
 CJK_FONT = "wqy-microhei.ttc"
 """WenQuanYi Micro Hei (Simplified and Traditional Chinese, Latin, digits): one weight only."""
-CJK_LANGUAGES = frozenset({"zh", "zh-TW"})
+CJK_LANGUAGES = frozenset({"zh-CN", "zh-TW"})
 """Languages whose text needs the CJK font."""
 
 
@@ -92,7 +92,7 @@ def text_lang(text: str, lang: str) -> str:
     """The language whose font can draw ``text``: ``lang``, or Chinese when the text holds
     Chinese characters (a player's name, say) that DejaVu cannot show."""
     if lang not in CJK_LANGUAGES and any(_is_cjk(c) for c in text):
-        return "zh"
+        return "zh-CN"
     return lang
 
 

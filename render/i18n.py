@@ -1,34 +1,65 @@
 """The one translation function. Every user-facing string goes through :func:`t`.
 
-Catalogues are flat JSON files in ``data/i18n/<lang>/*.json`` (one file per area: rules of each
-game, bot, images) mapping message keys to templates with ``{name}`` placeholders. A key missing
-in a language falls back to English, then to the key itself, so a missing translation is visible
-but never crashes a game.
+Catalogues are JSON files in ``data/i18n/<locale>/*.json`` (one file per area: rules of each
+game, bot, images, moves), merged per locale, mapping message keys to templates with ``{name}``
+placeholders. A key missing in a locale falls back to English, then to the key itself, so a
+missing translation is visible but never crashes a game.
+
+A template is a string or a **plural object**: the CLDR plural categories the locale needs
+(``{"one": …, "few": …, "many": …, "other": …}``), chosen with Babel's plural rule for the locale
+on the parameter that ``"#"`` names (``count`` when it names none). One sentence with two counts
+inserts a counted phrase: ``{have:count.giants.marker}`` is the plural message
+``count.giants.marker`` formatted with ``count=have``.
+
+Each locale's ``glossary.json`` holds the game terms (``{"terms": {key: template}, "avoid":
+{word: instead}}``): the terms join the catalogue, so every message and refusal draws its words
+from one place; ``avoid`` lists words the locale never uses (checked by the tests).
 """
 
 from __future__ import annotations
 
 import json
+import string
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
+
 from rules.core import IllegalAction
 
 I18N_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
-LANGUAGES = ("en", "es", "zh", "zh-TW", "ru")
-"""Catalogue languages: ``zh`` is Simplified Chinese, ``zh-TW`` Traditional Chinese (Taiwan)."""
+LANGUAGES = ("en", "es", "ru", "zh-CN", "zh-TW")
+"""The locales, named as Discord names them: ``zh-CN`` Simplified, ``zh-TW`` Traditional Chinese."""
 DEFAULT = "en"
-LIST_SEPARATOR = {"zh": "、", "zh-TW": "、"}
+LIST_SEPARATOR = {"zh-CN": "、", "zh-TW": "、"}
 """How a list given as a parameter is joined, where a language differs from ", "."""
+GLOSSARY = "glossary.json"
+COUNT = "#"
+"""The key of a plural object that names its count parameter."""
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+Template = str | dict[str, str]
 
 
 @cache
-def catalogue(lang: str) -> dict[str, str]:
-    merged: dict[str, str] = {}
+def catalogue(lang: str) -> dict[str, Template]:
+    """Every message of ``lang``: its files merged, the glossary's terms included."""
+    merged: dict[str, Template] = {}
     for path in sorted((I18N_DIR / lang).glob("*.json")):
-        merged.update(json.loads(path.read_text(encoding="utf-8")))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        merged.update(data.get("terms", {}) if path.name == GLOSSARY else data)
     return merged
+
+
+@cache
+def avoided(lang: str) -> dict[str, str]:
+    """Words ``lang`` never writes, each with the one it uses instead."""
+    path = I18N_DIR / lang / GLOSSARY
+    if not path.exists():
+        return {}
+    return dict(json.loads(path.read_text(encoding="utf-8")).get("avoid", {}))
 
 
 TRADITIONAL_CHINESE = frozenset({"tw", "hk", "mo", "hant"})
@@ -36,33 +67,108 @@ TRADITIONAL_CHINESE = frozenset({"tw", "hk", "mo", "hant"})
 
 
 def language(locale: str | None) -> str:
-    """A Discord locale such as ``es-ES``, ``zh-CN`` or ``zh-TW`` -> one of LANGUAGES.
+    """A Discord or system locale such as ``es-ES``, ``zh-CN`` or ``zh_TW.UTF-8`` -> a LANGUAGE.
 
     Chinese goes by its script: Taiwan, Hong Kong, Macau and ``zh-Hant`` get Traditional
-    (``zh-TW``), every other Chinese locale Simplified (``zh``).
+    (``zh-TW``), every other Chinese locale Simplified (``zh-CN``).
     """
     if not locale:
         return DEFAULT
     tag = str(locale).split(".")[0].split("@")[0]  # a system locale's ``.UTF-8`` or ``@euro``
     base, *subtags = tag.replace("_", "-").lower().split("-")
     if base == "zh":
-        return "zh-TW" if TRADITIONAL_CHINESE & set(subtags) else "zh"
+        return "zh-TW" if TRADITIONAL_CHINESE & set(subtags) else "zh-CN"
     return base if base in LANGUAGES else DEFAULT
+
+
+@cache
+def _babel_locale(lang: str) -> Locale:
+    return Locale.parse(lang.replace("-", "_"))
+
+
+def plural_category(count: float, lang: str) -> str:
+    """The CLDR plural category of ``count`` in ``lang`` (Babel's rule): one, few, many, other…"""
+    return str(_babel_locale(lang).plural_form(count))
+
+
+@cache
+def needed_categories(lang: str) -> frozenset[str]:
+    """The categories a plural message of ``lang`` must hold: those of any whole count a game
+    shows (0 to 10,000) and of a fraction, which is "other" everywhere."""
+    return frozenset(plural_category(n, lang) for n in range(10_001)) | {"other"}
 
 
 def has(key: str, lang: str = DEFAULT) -> bool:
     return key in catalogue(lang) or key in catalogue(DEFAULT)
 
 
+def template_of(key: str, lang: str) -> tuple[Template, str] | None:
+    """The template for ``key`` and the locale it came from (``lang``, else English)."""
+    for where in (lang, DEFAULT):
+        found = catalogue(where).get(key)
+        if found is not None:
+            return found, where
+    return None
+
+
 def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
-    template = catalogue(lang).get(key) or catalogue(DEFAULT).get(key)
-    if template is None:
+    found = template_of(key, lang)
+    if found is None:
         return key
+    template, where = found
+    text = choose(template, params, where)
     shown = {k: _show(v, lang) for k, v in params.items()}
     try:
-        return template.format(**shown)
-    except (KeyError, IndexError, ValueError):
+        return _Formatter(lang, params).vformat(text, (), shown)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return text
+
+
+def choose(template: Template, params: Mapping[str, Any], lang: str) -> str:
+    """The form of ``template`` for the count among ``params`` (a string is its own form)."""
+    if isinstance(template, str):
         return template
+    count = _number(params.get(template.get(COUNT, "count")))
+    form = template.get(plural_category(count, lang)) if count is not None else None
+    return form if form is not None else template["other"]
+
+
+def term(game: str, thing: str, lang: str = DEFAULT, /, **params: Any) -> str:
+    """A game term from the glossary (``term.<game>.<thing>``), or ``thing`` itself: an engine
+    word with no term is notation and shows as it is typed."""
+    key = f"term.{game}.{thing}"
+    return t(key, lang, **params) if has(key, lang) else thing
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return value
+    if isinstance(value, str):
+        try:
+            return float(value) if "." in value else int(value)
+        except ValueError:
+            return None
+    return None
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus ``{n:count.key}``: the plural phrase ``count.key`` for the number n."""
+
+    def __init__(self, lang: str, raw: Mapping[str, Any]) -> None:
+        self.lang = lang
+        self.raw = raw
+
+    def get_field(self, field_name: str, args: Sequence[Any], kwargs: Mapping[str, Any]
+                  ) -> tuple[Any, str]:
+        self._current = field_name
+        return super().get_field(field_name, args, kwargs)
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec and has(format_spec, self.lang):
+            return t(format_spec, self.lang, count=self.raw.get(self._current, value))
+        return super().format_field(value, format_spec)
 
 
 def _show(value: Any, lang: str = DEFAULT) -> str:
@@ -73,9 +179,38 @@ def _show(value: Any, lang: str = DEFAULT) -> str:
     return str(value)
 
 
+COLOUR_PARAMS = frozenset({"colour", "actor", "pending", "seat", "subject", "holder", "rival",
+                           "owner", "who", "by"})
+"""Refusal parameters that name a seat by its colour: shown as the colour's name."""
+
+
 def rule_error(game: str, error: IllegalAction, lang: str = DEFAULT) -> str:
-    """A rejection in words: the game's own key first, then the keys shared by all games."""
+    """A rejection in words: the game's own key first, then the keys shared by all games; each
+    engine word among the parameters (a piece, a phase, a colour, a company) in the locale's
+    term for it, never echoed from the engine."""
+    params = {name: rule_word(game, name, value, lang, error.params)
+              for name, value in error.params.items()}
     for key in (f"rules.{game}.{error.key}", f"rules.{error.key}"):
         if has(key, lang):
-            return t(key, lang, **error.params)
+            return t(key, lang, **params)
     return str(error)
+
+
+def rule_word(game: str, name: str, value: Any, lang: str,
+              params: Mapping[str, Any] | None = None) -> Any:
+    """One refusal parameter in words: ``term.<game>.<name>.<value>``, ``term.<game>.<value>``
+    (a plural term takes its form from the refusal's own count, ``"#"``), a colour's name, or
+    the value itself (a number, or notation such as a hex label)."""
+    if isinstance(value, list | tuple):
+        return [rule_word(game, name, v, lang, params) for v in value]
+    if not isinstance(value, str):
+        return value
+    for key in (f"term.{game}.{name}.{value}", f"term.{game}.{value}"):
+        if has(key, lang):
+            return t(key, lang, **(params or {}))
+    if name in COLOUR_PARAMS:
+        colours = [c.strip() for c in value.split(",")]
+        if all(has(f"bot.colour.{c}", lang) for c in colours):
+            return LIST_SEPARATOR.get(lang, ", ").join(t(f"bot.colour.{c}", lang)
+                                                       for c in colours)
+    return value

@@ -76,8 +76,8 @@ def test_every_template_formats_with_its_placeholders(lang: str) -> None:
 
 
 def test_chinese_text_is_in_chinese() -> None:
-    assert t("render.colour.red", "zh") == "红色"
-    assert t("render.round", "zh", round=3) == "第3轮"
+    assert t("render.colour.red", "zh-CN") == "红色"
+    assert t("render.round", "zh-CN", round=3) == "第3轮"
     assert t("render.colour.red", "zh-TW") == "紅色"
     assert t("render.round", "zh-TW", round=3) == "第3輪"
 
@@ -95,7 +95,7 @@ MISCONVERTED = ("游戲", "頻道里", "這隻", "最多隻", "私信", "子區"
 
 
 def test_the_simplified_only_list_finds_simplified_text() -> None:
-    simplified = set("".join(i18n.catalogue("zh").values()))
+    simplified = set("".join(i18n.catalogue("zh-CN").values()))
     assert len(set(SIMPLIFIED_ONLY) & simplified) > 40
 
 
@@ -121,7 +121,7 @@ def test_traditional_chinese_has_no_simplified_only_character(name: str) -> None
 
 
 def test_traditional_chinese_is_its_own_text_not_a_copy() -> None:
-    simplified, traditional = i18n.catalogue("zh"), i18n.catalogue("zh-TW")
+    simplified, traditional = i18n.catalogue("zh-CN"), i18n.catalogue("zh-TW")
     chinese = [key for key, text in simplified.items()
                if any("\u4e00" <= c <= "\u9fff" for c in text)]
     assert len(chinese) > 500
@@ -130,7 +130,7 @@ def test_traditional_chinese_is_its_own_text_not_a_copy() -> None:
 
 
 def test_traditional_chinese_keeps_command_names_and_formats() -> None:
-    simplified, traditional = i18n.catalogue("zh"), i18n.catalogue("zh-TW")
+    simplified, traditional = i18n.catalogue("zh-CN"), i18n.catalogue("zh-TW")
     names = [key for key in simplified if key.startswith("bot.cmd.") and key.endswith(".name")]
     assert names and {k: traditional[k] for k in names} == {k: simplified[k] for k in names}
     for key, text in simplified.items():
@@ -168,20 +168,20 @@ def test_a_key_missing_everywhere_shows_the_key() -> None:
 def test_an_untranslated_file_falls_back_to_english(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "en").mkdir()
-    (tmp_path / "zh").mkdir()
+    (tmp_path / "zh-CN").mkdir()
     (tmp_path / "en" / "extra.json").write_text('{"extra.hello": "Hello {name}"}', "utf-8")
     monkeypatch.setattr(i18n, "I18N_DIR", tmp_path)
     i18n.catalogue.cache_clear()
     try:
-        assert t("extra.hello", "zh", name="Li") == "Hello Li"
+        assert t("extra.hello", "zh-CN", name="Li") == "Hello Li"
     finally:
         monkeypatch.undo()
         i18n.catalogue.cache_clear()
 
 
 @pytest.mark.parametrize(("locale", "lang"), [
-    ("es-ES", "es"), ("es-419", "es"), ("zh-CN", "zh"), ("zh", "zh"), ("zh-TW", "zh-TW"),
-    ("zh-HK", "zh-TW"), ("zh_TW", "zh-TW"), ("zh-Hant-TW", "zh-TW"), ("zh-Hans", "zh"),
+    ("es-ES", "es"), ("es-419", "es"), ("zh-CN", "zh-CN"), ("zh", "zh-CN"), ("zh-TW", "zh-TW"),
+    ("zh-HK", "zh-TW"), ("zh_TW", "zh-TW"), ("zh-Hant-TW", "zh-TW"), ("zh-Hans", "zh-CN"),
     ("ru", "ru"), ("en-US", "en"), ("en-GB", "en"), ("pt-BR", "en"), ("", "en"), (None, "en")])
 def test_discord_locales_map_to_a_language(locale: str | None, lang: str) -> None:
     assert language(locale) == lang
