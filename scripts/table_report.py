@@ -247,7 +247,30 @@ def _refreshed(result: Any, old: Any) -> Any:
 # --- the game ------------------------------------------------------------------------------
 
 async def run(game: str, humans: int, ai_seats: int, seed: int, lang: str,
-              options: list[str]) -> dict[str, Any]:
+              options: list[str], *, texts: list[str] | None = None,
+              locale: str | None = None) -> dict[str, Any]:
+    """Play the game; ``texts`` (when given) receives every text the bot sent, and ``locale``
+    is the Discord locale of every human's interactions (the simulator's default otherwise)."""
+    original = simcord.interactions.base_payload
+
+    def localised(*args: Any, **kwargs: Any) -> Any:
+        record, payload = original(*args, **kwargs)
+        if locale is not None:
+            payload["locale"] = locale
+        return record, payload
+
+    simcord.interactions.base_payload = localised
+    try:
+        report, sent = await _run(game, humans, ai_seats, seed, lang, options)
+    finally:
+        simcord.interactions.base_payload = original
+    if texts is not None:
+        texts.extend(sent)
+    return report
+
+
+async def _run(game: str, humans: int, ai_seats: int, seed: int, lang: str,
+               options: list[str]) -> tuple[dict[str, Any], list[str]]:
     with tempfile.TemporaryDirectory() as folder:
         clock = SimClock()
         settings = Settings(db_path=Path(folder) / "games.sqlite3", language=lang,
@@ -256,7 +279,8 @@ async def run(game: str, humans: int, ai_seats: int, seed: int, lang: str,
         try:
             async with simcord.run(bot) as env:
                 clock.env = env
-                return await _play(env, game, humans, ai_seats, seed, options)
+                report = await _play(env, game, humans, ai_seats, seed, options)
+                return report, sent_texts(env)
         finally:
             if bot.store is not None:
                 await bot.store.close()
@@ -312,6 +336,33 @@ async def _play(env: Any, game: str, humans: int, ai_seats: int, seed: int,
     final = await host.get(game_id)
     view = final.view() if final.game else {}
     return _report(env, table, channel, members, view, final.status == "finished")
+
+
+def sent_texts(env: Any) -> list[str]:
+    """Every text the bot sent or edited in, in order: contents, embeds, component labels and
+    placeholders, select options and autocomplete choices."""
+    out: list[str] = []
+    for entry in env.http_requests:
+        if entry.method not in ("POST", "PATCH") or not isinstance(entry.json, dict):
+            continue
+        _texts_of(entry.json, out)
+    return out
+
+
+_TEXT_FIELDS = ("content", "title", "description", "name", "value", "label", "placeholder",
+                "text")
+
+
+def _texts_of(node: Any, out: list[str]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in _TEXT_FIELDS and isinstance(value, str) and value:
+                out.append(value)
+            elif isinstance(value, dict | list):
+                _texts_of(value, out)
+    elif isinstance(node, list):
+        for item in node:
+            _texts_of(item, out)
 
 
 def _game_id(lobby: discord.Message) -> int:

@@ -220,7 +220,7 @@ async def test_three_player_game_with_ai_and_restart_to_the_end(simcord_env, new
     assert embed.title == f"Make Make #{game_id} · Round 1 · Red's turn"
     assert embed.image.url == BOARD
     assert embed.description.startswith(f"Now: Red ({alice.mention})")
-    assert field(first, "Scores") == "Red 0 pts · Blue 0 pts · Green 0 pts"
+    assert field(first, "Scores") == "Red 0 points · Blue 0 points · Green 0 points"
 
     played = 0
     restarted = False
@@ -433,7 +433,7 @@ async def test_site_choice_buttons_and_outdated_prompts(simcord_env, monkeypatch
 
     env.inject_error("PATCH", f"/channels/{thread.id}/messages/{prompt.id}", status=503)
     done = await by_colour["red"].slash(thread, "play", notation="manu S15 S11 S10 S06 S05")
-    assert ephemeral_text(done) == "Played: red manu S05 S06 S10 S11 S15"
+    assert ephemeral_text(done) == "Played: `manu S05 S06 S10 S11 S15`"
     session = session_in(env, channel)
     seq = session.seq
     assert session.view()["reserves"]["red"]["manu"] == 0, "committed before it is shown"
@@ -536,9 +536,9 @@ async def test_two_channels_play_at_once(simcord_env):
     north_words, south_words = public_words(env, north), public_words(env, south)
     assert f"Make Make #{n.id} ·" in north_words and f"Make Make #{s.id}" not in north_words
     assert f"Make Make #{s.id} ·" in south_words and f"Make Make #{n.id}" not in south_words
-    assert "claims A1 with 2 token(s)" in north_words and "E9" not in north_words
-    assert "claims E9 with 1 token(s)" in south_words
-    assert "claims A1 with 3 token(s)" in south_words
+    assert "claims A1 with 2 tokens" in north_words and "E9" not in north_words
+    assert "claims E9 with 1 token" in south_words
+    assert "claims A1 with 3 tokens" in south_words
     assert {m.channel.id for m in boards(env, north)} == {thread_n.id}
     assert {m.channel.id for m in boards(env, south)} == {thread_s.id}
     assert_calm(env, north)
@@ -673,7 +673,7 @@ async def test_ai_moves_interrupted_by_a_failure_are_played_later(simcord_env, s
 
     host._advance = crash  # the human's move is committed, the AI moves are not
     result = await alice.slash(thread, "play", notation="place A1 1")
-    assert ephemeral_text(result) == "Played: red place A1 1"
+    assert ephemeral_text(result) == "Played: `place A1 1`"
     session = session_in(env, channel)
     assert session.stalled and session.pending() == ("blue",)
     assert showing(env, channel).embeds[0].description == "The AI is playing: Blue (AI, greedy)."

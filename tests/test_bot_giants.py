@@ -266,7 +266,7 @@ async def test_giants_options_in_the_lobby(simcord_env):
     assert lobby.embeds[0].title == "Giants: new game"
     assert labels(lobby) == ["Join", "Leave", "Add AI", "Start"]
     options = next(f.value for f in lobby.embeds[0].fields if f.name == "Options")
-    assert options == "quick=yes chief_split=no round_limit=3 faces=0123"
+    assert options == "`quick=yes` `chief_split=no` `round_limit=3` `faces=0123`"
     refused = await alice.slash(guild.create_text_channel("other"), "game new", game="giants",
                                 chief_alone=True)
     assert "has no option" in ephemeral_text(refused)

@@ -437,7 +437,7 @@ async def test_four_player_game_to_the_harbour(simcord_env, new_bot, monkeypatch
             if "bluff" in line]
     assert any("the bluff fails" in line for line in told)
     failed = [line for line in told if "for the failed bluff" in line]
-    assert failed and all(re.search(r"loses (\d+) licence card\(s\) for the failed bluff\.", line)
+    assert failed and all(re.search(r"loses (\d+) licence cards? for the failed bluff\.", line)
                           and set(re.findall(r"\d+", line)) <= lost for line in failed), \
         "a failed bluff names how many cards were lost, no card value"
     assert player.restarted_in_auction
@@ -541,7 +541,7 @@ def test_action_cards_show_their_contents() -> None:
     step = Step("*", "* licences red 1 2 2", [
         {"kind": "licences", "seat": "red", "count": 3,
          "private": {"seat": "red", "values": [1, 2, 2]}}], "chance")
-    assert UI.describe(step.events[0], "en", {"red": "Red"}) == "Red is dealt 3 licence card(s)."
+    assert UI.describe(step.events[0], "en", {"red": "Red"}) == "Red is dealt 3 licence cards."
     assert UI.describe_private(step.events[0], "en", {}) == "You were dealt 1 2 2."
 
 

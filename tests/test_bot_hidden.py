@@ -34,7 +34,7 @@ SCREEN_LABEL = "🔒 My screen"
 HANDED_IN = "✅ Handed in"
 DONE = "✅"
 SEALED = re.compile(r"\bbid\b.*\b\d+m\b|\b\d+m\b.*\bbid\b|\d+ marker", re.IGNORECASE)
-"""What a bid looks like in words or notation (the reveal's "N marker(s)" included)."""
+"""What a bid looks like in words or notation (the reveal's "N markers" included)."""
 
 
 # --- finding things -----------------------------------------------------------------------------
@@ -321,9 +321,9 @@ async def test_twin_games_differing_in_one_secret_bid_look_the_same_until_the_re
 
     revealed = "\n".join(one["after"])
     assert "Bids revealed" in revealed
-    assert "**Red** 2 marker(s), chief" in revealed
-    assert "**Blue** 1 marker(s), 1 worker(s), sorcerer" in revealed
-    assert "**Red** 1 marker(s);" in "\n".join(two["after"])
+    assert "**Red** 2 markers, chief" in revealed
+    assert "**Blue** 1 marker, 1 worker, sorcerer" in revealed
+    assert "**Red** 1 marker;" in "\n".join(two["after"])
     assert "red bid 2m chief" in one["record_after"]
     assert "red bid 1m" in two["record_after"]
 
@@ -346,7 +346,7 @@ async def test_typed_bids_help_and_refusals(simcord_env):
     assert f"game #{session.id}" in help_text and "`bid 0m`" in help_text
     assert f"`#{session.id} bid 0m`" in help_text
     too_many = await refused(alice, "bid 5m")
-    assert "not allowed" in too_many and "only 2 markers" in too_many
+    assert "not allowed" in too_many and "only 2 tribe markers" in too_many
     assert "Did you mean `bid 2m`" in too_many
     assert "could not read" in await refused(bob, "bid lots")
     assert "no secret choice" in await refused(dan, "bid 0m")
@@ -472,7 +472,7 @@ async def test_a_secret_gain_is_told_only_to_its_player(simcord_env):
     assert session.kind() == "place" and session.pending() == ("red",)
     result = await alice.slash(home(channel), "play", notation="sorcerer recruit")
     answer = ephemeral_text(result)
-    assert "Played: red sorcerer recruit" in answer and "🔒 You gained: 1 worker" in answer
+    assert "Played: `sorcerer recruit`" in answer and "🔒 You gained: 1 worker" in answer
     public = "\n".join(texts(env, channel))
     assert "sorcerer recruits a worker at B10" in public
     assert "gained" not in public and "🔒 You" not in public
@@ -492,7 +492,7 @@ async def test_a_bid_played_with_slash_hands_in_the_dm_prompt(simcord_env):
     choices = await alice.autocomplete(home(channel), "play", "notation", "bid 1m")
     assert choices and all(c["value"].startswith("bid 1m") for c in choices)
     result = await alice.slash(home(channel), "play", notation="bid 1m chief")
-    assert "Played: red bid 1m chief" in ephemeral_text(result)
+    assert "Played: `bid 1m chief`" in ephemeral_text(result)
     retired = in_dm(env, alice, form.id)
     assert HANDED_IN in retired.content and "`bid 1m chief`" in retired.content
     assert not retired.components and dm_prompt(env, alice) is None

@@ -191,7 +191,7 @@ async def test_rules_in_the_games_language_and_by_choice(simcord_env):
     assert spanish.description == t("bot.rules.makemake.body", "es")
     assert field(spanish, t("bot.info.rules.decisions", "es")) == \
         t("bot.rules.makemake.decisions", "es")
-    assert field(spanish, t("bot.info.rules.options", "es")) == "round_limit=3"
+    assert field(spanish, t("bot.info.rules.options", "es")) == "`round_limit=3`"
     other = embed_of(await alice.slash(channel, "game rules", game="giants"))
     assert other.title == "Giants: the rules in brief", "another game: the asker's language"
     for embed in (english, spanish, other):
@@ -205,7 +205,7 @@ def test_every_rules_summary_fits_one_screen(game: str, lang: str) -> None:
     embed = rules_embed(game, lang, "round_limit=5")
     assert fits(embed), (len(embed.description), [len(v) for _, v in embed.fields])
     assert embed.title != f"bot.rules.{game}.title"
-    chinese = lang in ("zh", "zh-TW")
+    chinese = lang in ("zh-CN", "zh-TW")
     assert len(embed.description) > (600 if chinese else 1500), "a summary, not a stub"
     if lang != "en":
         assert embed.description != t(f"bot.rules.{game}.body", "en")
@@ -330,7 +330,7 @@ async def test_a_finished_game_updates_stats_and_the_leaderboard_once(simcord_en
     value = field(mine, "Make Make")
     alice_row = next(r for r in rows if r.player == str(alice.id))
     assert value.startswith(f"Plays: 1 · wins: {int(alice_row.won)}\nAverage place: "
-                            f"{place['red']} · average score: {alice_row.score} pts")
+                            f"{place['red']} · average score: {alice_row.score} points")
     rating = await store.rating(guild.id, "makemake", str(alice.id))
     assert rating is not None and rating.plays == 1
     assert f"\nRating: {rating.mu - 3 * rating.sigma:.1f}" in value

@@ -66,7 +66,7 @@ async def test_undo_then_a_different_move_to_the_end(simcord_env, new_bot):  # n
     await start(env, channel, alice, lobby)
     assert "no move of your own" in await game(alice, channel, "undo")
 
-    assert await play(alice, channel, "place A1 1") == "Played: red place A1 1"
+    assert await play(alice, channel, "place A1 1") == "Played: `place A1 1`"
     session = session_in(env, channel)
     first = list(session.game.lines)
     assert len(first) == 3 and session.pending() == ("red",)
@@ -83,14 +83,14 @@ async def test_undo_then_a_different_move_to_the_end(simcord_env, new_bot):  # n
     assert live.embeds[0].title.endswith("Round 1 · Red's turn")
     assert log_of(env, channel).startswith(
         "↩️ **Red** took back a move and the moves that followed it: **Red** claims A1 with 1 "
-        "token(s).")
+        "token.")
     assert buttons(live) or "/play" in live.embeds[0].description
     assert_calm(env, channel)
 
     await env.restart_bot(new_bot())  # the take-back is in the store
     session = session_in(env, channel)
     assert len(session.takebacks) == 1 and session.seq == 0
-    assert await play(alice, channel, "place A2 1") == "Played: red place A2 1"
+    assert await play(alice, channel, "place A2 1") == "Played: `place A2 1`"
     assert session.game.lines[0] == "red place A2 1" and len(session.game.lines) == 3
     assert "↩️ **Red** took back a move" in log_of(env, channel)
     while session.status == "running":
@@ -228,7 +228,7 @@ async def test_pause_stops_the_deadline_and_resume_restarts_what_was_left(
         "Only the game's creator or someone with Manage Server can do that.")
     assert await game(alice, channel, "resume") == "The game is not paused."
     assert await game(alice, channel, "pause") == (
-        "⏸ Paused. Moves wait until /game resume; the turn then has about 6 min left.")
+        "⏸ Paused. Moves wait until /game resume; the turn then has about 6 minutes left.")
     assert await game(mod, channel, "pause") == "The game is already paused. /game resume goes on."
     live = showing(env, channel)
     assert live.embeds[0].description.startswith(

@@ -53,10 +53,10 @@ def test_settings_from_environment() -> None:
     assert Settings.from_env({"LANGUAGE": "klingon"}).language == "en"  # the system's list
     for given in ("zh-TW", "zh-tw", "zh_TW"):
         assert Settings.from_env({"BOT_LANGUAGE": given}).language == "zh-TW"
-    assert Settings.from_env({"BOT_LANGUAGE": "zh"}).language == "zh"
+    assert Settings.from_env({"BOT_LANGUAGE": "zh"}).language == "zh-CN"
     assert Settings.from_env({"LANGUAGE": "zh_TW:zh"}).language == "zh-TW"
     assert Settings.from_env({"LANGUAGE": "zh_TW.UTF-8"}).language == "zh-TW"
-    assert Settings.from_env({"LANGUAGE": "zh_CN.UTF-8"}).language == "zh"
+    assert Settings.from_env({"LANGUAGE": "zh_CN.UTF-8"}).language == "zh-CN"
 
 
 def test_running_without_a_token_says_what_to_do() -> None:

@@ -215,7 +215,7 @@ async def test_lobby_rules(store: Store) -> None:
     with pytest.raises(Refusal, match="unknown_option"):
         await host.create(channel_id=CHANNEL, guild_id=1, game="makemake",
                           options={"speed": "9"}, creator_id=1, language="en")
-    with pytest.raises(Refusal, match="bad_option"):
+    with pytest.raises(Refusal, match="option_int"):
         await host.create(channel_id=CHANNEL, guild_id=1, game="makemake",
                           options={"round_limit": "0"}, creator_id=1, language="en")
     session = await host.create(channel_id=CHANNEL, guild_id=1, game="makemake",

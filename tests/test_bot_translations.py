@@ -30,7 +30,7 @@ from tests.test_bot_support import new_bot, settings, simcord_bot  # noqa: F401
 BOT_DIR = Path(__file__).resolve().parent.parent / "bot"
 MAX_NAME = 32
 MAX_TEXT = 100
-LOCALES = {"es": discord.Locale.spain_spanish, "zh": discord.Locale.chinese,
+LOCALES = {"es": discord.Locale.spain_spanish, "zh-CN": discord.Locale.chinese,
            "zh-TW": discord.Locale.taiwan_chinese, "ru": discord.Locale.russian}
 """One Discord locale per translated language (``language()`` maps the others to the same)."""
 
@@ -211,12 +211,12 @@ async def test_taiwan_gets_traditional_chinese_and_china_simplified(
     game = next(payload for payload in payloads if payload["name"] == "game")
     described = game["description_localizations"]
     assert described["zh-TW"] == catalogue("zh-TW")["bot.cmd.game.description"] == "本頻道的桌遊"
-    assert described["zh-CN"] == catalogue("zh")["bot.cmd.game.description"] == "本频道的桌游"
+    assert described["zh-CN"] == catalogue("zh-CN")["bot.cmd.game.description"] == "本频道的桌游"
     new = next(option for option in game["options"] if option["name"] == "new")
     assert new["description_localizations"]["zh-TW"] == "在本頻道開一局新遊戲"
     language = next(option for option in new["options"] if option["name"] == "language")
     assert [choice["value"] for choice in language["choices"]] == list(LANGUAGES)
-    assert {"zh", "zh-TW"} <= set(LANGUAGES)
+    assert {"zh-CN", "zh-TW"} <= set(LANGUAGES)
 
 
 LOCATIONS = {"name": app_commands.TranslationContextLocation.command_name,

@@ -27,7 +27,7 @@ from bot.exts._items import embed_of, lobby_view, prompt_view, table_view
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
 from bot.table import Desired, Post, Private
-from bot.table.words import game_name, refusal_text
+from bot.table.words import ai_name, game_name, refusal_text
 from render import giants, giganten, makemake
 from render.i18n import t
 
@@ -176,7 +176,7 @@ class Outbox:
         out = {}
         for seat in session.seats:
             if seat.is_ai:
-                out[seat.colour] = t("bot.legend.ai", lang, level=seat.ai_level)
+                out[seat.colour] = t("bot.legend.ai", lang, level=ai_name(seat.ai_level, lang))
                 continue
             assert seat.user_id is not None
             member = guild.get_member(seat.user_id) if guild else None

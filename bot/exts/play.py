@@ -88,7 +88,9 @@ class Play(commands.Cog):
         first = report.steps[0]
         secrets = private_lines(report.session, report.steps, first.actor, lang)
         await best_effort("confirm a move", interaction.followup.send(
-            "\n".join([t("bot.play.done", lang, line=echo(first.line)), *secrets])[:MAX_CONTENT],
+            "\n".join([t("bot.play.done", lang,
+                          line=echo(first.line.removeprefix(f"{first.actor} "))),
+                        *secrets])[:MAX_CONTENT],
             ephemeral=True))
 
     @play.autocomplete("notation")

@@ -24,7 +24,7 @@ from bot.exts._act import best_effort, bot_of, user_lang
 from bot.exts._answer import answer
 from bot.games import game_ui
 from bot.host.sessions import Refusal, Session
-from bot.table.words import colour_name, refusal_text
+from bot.table.words import ai_name, colour_name, refusal_text
 from bot.translator import ls
 from render.i18n import t
 
@@ -66,7 +66,7 @@ async def leave(interaction: discord.Interaction) -> None:
             seat = bot.games.seat_for_play(session, interaction.user.id)
             await bot.games.step_down(session.id, interaction.user.id)
             text = t("bot.seats.done.left", lang, seat=colour_name(seat.colour, lang),
-                     id=session.id, level=session.row.ai_level, value=seat.colour)
+                     id=session.id, level=ai_name(session.row.ai_level, lang), value=seat.colour)
     except Refusal as error:
         await _answer(interaction, refusal_text(session, error, lang))
         return
@@ -118,8 +118,8 @@ async def take_colours(interaction: discord.Interaction,
         name = colour_name(seat.colour, lang)
         if word and not (seat.colour.startswith(word) or name.lower().startswith(word)):
             continue
-        label = t("bot.seats.choice.ai", lang, seat=name, level=seat.ai_level) if seat.is_ai \
-            else t("bot.seats.choice.human", lang, seat=name, name=seat.name or "?")
+        label = t("bot.seats.choice.ai", lang, seat=name, level=ai_name(seat.ai_level, lang)) \
+            if seat.is_ai else t("bot.seats.choice.human", lang, seat=name, name=seat.name or "?")
         out.append(app_commands.Choice(name=label[:100], value=seat.colour))
     return out[:MAX_AUTOCOMPLETE]
 
@@ -146,7 +146,7 @@ async def kick(interaction: discord.Interaction, user: discord.User) -> None:
     assert seat is not None
     key = "bot.seats.done.kicked_lobby" if lobby else "bot.seats.done.kicked"
     await _answer(interaction, t(key, lang, who=user.mention, seat=colour_name(seat.colour, lang),
-                                 level=session.row.ai_level, value=seat.colour))
+                                 level=ai_name(session.row.ai_level, lang), value=seat.colour))
 
 
 async def setup(bot: GameBot) -> None:

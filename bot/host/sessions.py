@@ -312,10 +312,17 @@ def parse_options(module: GameModule, given: Mapping[str, str]) -> Options:
         if key not in known:
             raise Refusal("bot.refuse.unknown_option", option=key, game=module.NAME,
                           known=sorted(known))
-    try:
-        return Options.build(module.OPTIONS, dict(given))
-    except ValueError as exc:
-        raise Refusal("bot.refuse.bad_option", detail=str(exc)) from exc
+    for option in module.OPTIONS:
+        typed = given.get(option.name)
+        if typed is None:
+            continue
+        try:
+            option.parse(typed)
+        except ValueError as exc:
+            raise Refusal(f"bot.refuse.option_{option.kind}", option=option.name, typed=typed,
+                          minimum=option.minimum,
+                          example=option.print(option.default)) from exc
+    return Options.build(module.OPTIONS, dict(given))
 
 
 class Host:
@@ -475,7 +482,7 @@ class Host:
         except KeyError as exc:
             raise Refusal("bot.refuse.unknown_game_name", game=game) from exc
         if ai_level not in ai.LEVELS:
-            raise Refusal("bot.refuse.bad_option", detail=f"ai={ai_level}")
+            raise Refusal("bot.refuse.bad_ai", level=ai_level, levels=list(ai.LEVELS))
         parsed = parse_options(module, options)
         if self.in_channel(channel_id) is not None:
             raise Refusal("bot.refuse.channel_busy")

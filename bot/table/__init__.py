@@ -49,6 +49,7 @@ from bot.table.pace import (
 from bot.table.private import Prompt, owes_secret, pending_humans, prompt, secret_now
 from bot.table.words import (
     SEAT_CHANGES,
+    ai_name,
     change_line,
     colour_name,
     colour_names,
@@ -399,9 +400,9 @@ def lobby_post(session: Session) -> Post:
     fields = [(t("bot.lobby.seats", lang, count=len(session.seats), max=module.MAX_SEATS),
                "\n".join(seat_label(s, lang) for s in session.seats)
                or t("bot.lobby.empty", lang)),
-              (t("bot.lobby.options", lang), session.row.options or t("bot.lobby.defaults",
-                                                                         lang)),
-              (t("bot.lobby.ai_level", lang), str(session.row.ai_level))]
+              (t("bot.lobby.options", lang), " ".join(f"`{o}`" for o in session.row.options.split())
+               or t("bot.lobby.defaults", lang)),
+              (t("bot.lobby.ai_level", lang), ai_name(session.row.ai_level, lang))]
     if session.row.turn_seconds:
         fields.append((t("bot.lobby.turn_time", lang),
                        t("bot.lobby.minutes", lang, minutes=session.row.turn_seconds // 60)))

@@ -19,7 +19,7 @@ from bot.host.sessions import Session
 from bot.host.store import PlayerStats, Rating
 from bot.table import Embed, now_text
 from bot.table.private import owes_secret, pending_humans
-from bot.table.words import colour_name, game_name, mentions, seat_label
+from bot.table.words import ai_name, colour_name, game_name, mentions, seat_label
 from render.i18n import t
 
 MAX_EMBED_TOTAL = 6000
@@ -145,7 +145,8 @@ def rules_embed(game: str, lang: str, options: str | None = None) -> Embed:
     fields = [(t("bot.info.rules.decisions", lang), t(f"bot.rules.{game}.decisions", lang))]
     if options is not None:
         fields.append((t("bot.info.rules.options", lang),
-                       options or t("bot.info.rules.defaults", lang)))
+                       " ".join(f"`{o}`" for o in options.split())
+                       or t("bot.info.rules.defaults", lang)))
     return Embed(title=t(f"bot.rules.{game}.title", lang),
                  description=t(f"bot.rules.{game}.body", lang), fields=tuple(fields))
 
@@ -188,7 +189,9 @@ def _listed(entry: Listed, lang: str) -> str:
 def player_name(player: str, lang: str) -> str:
     """A rated player in words: a mention for a human, ``AI (greedy)`` for an AI level."""
     level = ai_level_of(player)
-    return t("bot.info.ai", lang, level=level) if level is not None else f"<@{player}>"
+    if level is None:
+        return f"<@{player}>"
+    return t("bot.info.ai", lang, level=ai_name(level, lang))
 
 
 def _number(value: float) -> str:

@@ -27,6 +27,12 @@ def colour_name(colour: str, lang: str) -> str:
     return t(key, lang) if has(key, lang) else colour.capitalize()
 
 
+def ai_name(level: str | None, lang: str) -> str:
+    """An AI level (``greedy``, ``random``) in words."""
+    key = f"term.ai.{level}"
+    return t(key, lang) if has(key, lang) else str(level)
+
+
 def game_name(game: str, lang: str) -> str:
     key = f"bot.game.{game}"
     return t(key, lang) if has(key, lang) else game
@@ -35,7 +41,8 @@ def game_name(game: str, lang: str) -> str:
 def seat_label(seat: Seat, lang: str) -> str:
     """``Red (@alice)`` or ``Blue (AI, greedy)``."""
     if seat.is_ai:
-        return t("bot.seat.ai", lang, colour=colour_name(seat.colour, lang), level=seat.ai_level)
+        return t("bot.seat.ai", lang, colour=colour_name(seat.colour, lang),
+                 level=ai_name(seat.ai_level, lang))
     return t("bot.seat.human", lang, colour=colour_name(seat.colour, lang),
              mention=f"<@{seat.user_id}>")
 
@@ -88,7 +95,7 @@ def change_line(session: Session, change: SeatChangeRow, lang: str) -> str:
         what += "_from"  # from a human: a timed-out seat, or one the creator handed on
     return t(f"bot.seats.line.{what}", lang, seat=f"**{colour_name(change.colour, lang)}**",
              new=_who(change.user_id), old=_who(change.old_id), by=_who(change.by_id),
-             level=session.row.ai_level)
+             level=ai_name(session.row.ai_level, lang))
 
 
 def _who(user_id: int | None) -> str:
