@@ -1,5 +1,5 @@
 """The bot class: owns the store, the session host, the outbox and the settings; loads the
-extensions."""
+extensions; remembers each user's language from every interaction."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from bot.host.sessions import Host
 from bot.host.store import Store
 from bot.settings import Settings
 from bot.translator import CatalogueTranslator
+from render.i18n import language
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +43,18 @@ class GameBot(commands.Bot):
         self.outbox = Outbox(self)
         self.unexpected_errors: list[BaseException] = []
         """Errors the central handler saw (tests assert it stays empty)."""
+        self.languages: dict[int, str] = {}
+        """User id -> the language of their Discord locale at their latest interaction (as
+        stored): every private message to them speaks it. A user missing here has not
+        interacted yet; their private messages speak the game's language."""
 
     async def setup_hook(self) -> None:
         """Open the store, reload every game, register commands and persistent components."""
         self.store = await Store.open(self.settings.db_path, self.settings.clock)
         self.host = Host(self.store, self.settings.seed_source)
         await self.host.load()
+        self.languages = {user: language(lang)
+                          for user, lang in (await self.store.user_languages()).items()}
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(*ITEMS)
         for extension in self.settings.extensions:
@@ -59,6 +66,28 @@ class GameBot(commands.Bot):
             if guild is not None:
                 self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction (command, autocomplete, button, select, modal) tells the user's
+        language: remembered at once in memory, before anything the interaction's handler
+        sends out (this runs ahead of the tasks it schedules, the outbox's included), and
+        written to the store only when it changed."""
+        lang = language(str(interaction.locale))
+        user = interaction.user.id
+        if self.languages.get(user) == lang:
+            return
+        self.languages[user] = lang
+        if self.store is None:
+            return
+        try:
+            await self.store.set_user_language(user, lang)
+        except Exception:
+            log.exception("could not store the language of user %s", user)
+
+    def language_of(self, user_id: int, fallback: str) -> str:
+        """The language of private messages to this user: theirs once known, else ``fallback``
+        (the game's language)."""
+        return self.languages.get(user_id, fallback)
 
     async def close(self) -> None:
         await super().close()

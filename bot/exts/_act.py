@@ -249,13 +249,13 @@ async def _game(interaction: discord.Interaction, game_id: int) -> Session | Non
 
 async def prompt_click(interaction: discord.Interaction, game_id: int, colour: str, turn: int,
                        what: str, state: str, value: str | None, build: PromptView) -> None:
-    """One click or pick on a secret decision's prompt, in a DM or an ephemeral message."""
+    """One click or pick on a secret decision's prompt, in a DM or an ephemeral message: the
+    prompt speaks the clicker's language, as it did from the start."""
     lang = user_lang(interaction)
     session = await _game(interaction, game_id)
     if session is None:
         return
     seat = session.seat(colour)
-    game_lang = session.row.language
     gone = session.gone(interaction.user.id, colour)
     if gone is not None:  # the seat changed hands: this form says so, and goes
         await interaction.response.edit_message(content=refusal_text(session, gone, lang),
@@ -266,15 +266,15 @@ async def prompt_click(interaction: discord.Interaction, game_id: int, colour: s
         return
     if not owes_secret(session, seat) or session.turns(colour) != turn:
         key = "bot.hidden.aborted" if session.status == "aborted" else "bot.hidden.outdated"
-        await interaction.response.edit_message(content=t(key, game_lang), view=None)
+        await interaction.response.edit_message(content=t(key, lang), view=None)
         return
-    text, changed = resolve(session, seat, what, state, value, game_lang)
+    text, changed = resolve(session, seat, what, state, value, lang)
     if changed is not None:
         await interaction.response.edit_message(content=changed.text, view=build(game_id,
                                                                                  changed))
         return
     if text is None:
-        await interaction.response.edit_message(content=t("bot.hidden.outdated", game_lang),
+        await interaction.response.edit_message(content=t("bot.hidden.outdated", lang),
                                                 view=None)
         return
     await interaction.response.defer()
@@ -282,7 +282,7 @@ async def prompt_click(interaction: discord.Interaction, game_id: int, colour: s
     if report is None:
         return
     await best_effort("confirm a secret choice", interaction.edit_original_response(
-        content=submitted(report.session, seat, game_lang, report), view=None))
+        content=submitted(report.session, seat, lang, report), view=None))
 
 
 def submitted(session: Session, seat: Seat, lang: str, report: Report | None = None) -> str:
@@ -299,7 +299,8 @@ def submitted(session: Session, seat: Seat, lang: str, report: Report | None = N
 async def open_private(interaction: discord.Interaction, game_id: int,
                        build: PromptView) -> None:
     """The 🔒 button: the user's screen and, when one is due, their secret-choice prompt, as a
-    message only they see (for closed DMs, a DM gone missing, or a look mid-decision)."""
+    message only they see (for closed DMs, a DM gone missing, or a look mid-decision), in
+    their language."""
     lang = user_lang(interaction)
     session = await _game(interaction, game_id)
     if session is None:
@@ -316,16 +317,15 @@ async def open_private(interaction: discord.Interaction, game_id: int,
     await interaction.response.defer(ephemeral=True, thinking=True)
     ui = game_ui(session.row.game)
     view = session.view(seat.colour)
-    game_lang = session.row.language
-    png = await asyncio.to_thread(ui.screen, view, seat.colour, game_lang)
+    png = await asyncio.to_thread(ui.screen, view, seat.colour, lang)
     files = [discord.File(io.BytesIO(png), filename=SCREEN_FILE)] if png else []
-    words = ui.screen_text(view, seat.colour, game_lang)
+    words = ui.screen_text(view, seat.colour, lang)
     if owes_secret(session, seat):
-        owed = prompt(session, seat, game_lang)
+        owed = prompt(session, seat, lang)
         components = build(game_id, owed)
         await interaction.followup.send("\n".join(w for w in (owed.text, words) if w)[
             :MAX_CONTENT], view=components or discord.utils.MISSING, files=files,
             ephemeral=True)
         return
-    text = "\n".join(w for w in (t("bot.hidden.nothing_due", game_lang), words) if w)
+    text = "\n".join(w for w in (t("bot.hidden.nothing_due", lang), words) if w)
     await interaction.followup.send(text[:MAX_CONTENT], files=files, ephemeral=True)

@@ -7,7 +7,9 @@ A second run with nothing new changes nothing. A Discord call that fails with 42
 this run and schedules another with backoff; a message deleted by hand is posted again; a DM
 that Discord refuses (``Forbidden``) marks the seat's DMs closed, after which the 🔒 button serves
 it. Nothing here can lose or stall a game: the game is stored before the outbox runs, and the
-same tick resumes chance and AI steps that a failure interrupted.
+same tick resumes chance and AI steps that a failure interrupted. Messages in the channel speak
+the game's language; DMs speak their user's (:attr:`GameBot.languages`), the game's while it
+is not known.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bot.exts._items import embed_of, lobby_view, prompt_view, table_view
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
 from bot.table import Desired, Post, Private
+from bot.table.private import private_language
 from bot.table.words import ai_name, game_name, refusal_text
 from render import giants, giganten, makemake
 from render.i18n import t
@@ -139,7 +142,7 @@ class Outbox:
             home = await self._home(session)  # first: the lobby card and DMs link to it
         want = table.desired(session, self.bot.settings.clock(), names, renderer,
                              live_row.stage if live_row else "", self.bot.settings.ping_after,
-                             host.notify)
+                             host.notify, self.bot.languages)
         await self._lobby(session, want, stored.get("lobby"))
         if want.live is None or home is None:
             return False
@@ -434,8 +437,11 @@ class Outbox:
             return False
 
     async def _retire(self, session: Session, colour: str, row: MessageRow) -> None:
-        """A prompt whose decision is made (or gone) loses its components and says so."""
-        lang = session.row.language
+        """A prompt whose decision is made (or gone) loses its components and says so, in
+        the language of the user it was sent to."""
+        seat = session.seat(colour)
+        holder = _holder(row) or (seat.user_id if seat is not None else None)
+        lang = private_language(session, holder, self.bot.languages)
         own = [s for s in session.log if s.actor == colour]
         turn = _turn(row)
         if session.status == "aborted":
@@ -463,7 +469,7 @@ class Outbox:
             holder = next((c.old_id for c in reversed(session.changes)
                            if c.colour == colour and c.old_id is not None), None)
         gone = session.gone(holder, colour) if holder is not None else None
-        lang = session.row.language
+        lang = private_language(session, holder, self.bot.languages)
         text = refusal_text(session, gone, lang) if gone is not None \
             else t("bot.hidden.closed", lang)
         message = await self._message(row.channel_id, row.message_id)

@@ -3,6 +3,7 @@
 A secret choice (or a public one the game also takes from DMs, a Giganten auction bid) is
 played like any other move; the typed message gets a ✅ reaction as its one confirmation, and
 the DM prompt above it shows what was handed in. ``help`` explains what can be typed here.
+Every answer here speaks the user's language (from their latest interaction), else the game's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from discord.ext import commands
 from bot.constants import MAX_CONTENT
 from bot.exts._act import refusal
 from bot.host.sessions import Refusal
-from bot.table.private import split_prefix, typed_decisions
+from bot.table.private import private_language, split_prefix, typed_decisions
 from bot.table.words import colour_name, game_name, private_lines, refusal_text
 from render.i18n import t
 from rules.core import IllegalAction
@@ -46,7 +47,8 @@ class Dms(commands.Cog):
         except Exception:
             log.exception("a typed choice in a DM failed")
             with contextlib.suppress(discord.HTTPException):
-                await message.channel.send(t("bot.error.unexpected", self.bot.settings.language))
+                await message.channel.send(t("bot.error.unexpected", self.bot.language_of(
+                    message.author.id, self.bot.settings.language)))
 
     async def typed(self, message: discord.Message) -> None:
         host = self.bot.games
@@ -54,7 +56,9 @@ class Dms(commands.Cog):
         found = typed_decisions(list(host.sessions.values()), message.author.id)
         if game_id is not None:
             found = [(s, seat) for s, seat in found if s.id == game_id]
-        lang = found[0][0].row.language if found else self.bot.settings.language
+        user = message.author.id
+        lang = private_language(found[0][0], user, self.bot.languages) if found \
+            else self.bot.language_of(user, self.bot.settings.language)
         running = [s for s in host.sessions.values() if s.status == "running"]
         if not found and text.strip().lower() not in HELP_WORDS \
                 and not any(s.seat_of(message.author.id) for s in running):
@@ -63,8 +67,9 @@ class Dms(commands.Cog):
                     and (why := s.gone(message.author.id)) is not None]
             if gone:
                 session, why = gone[0]
-                await message.channel.send(refusal_text(session, why, session.row.language)
-                                           [:MAX_CONTENT])
+                await message.channel.send(refusal_text(
+                    session, why, private_language(session, user, self.bot.languages))
+                    [:MAX_CONTENT])
                 return
         if text.strip().lower() in HELP_WORDS or not found or not text:
             key = "bot.dm.help" if found else "bot.hidden.dm.nothing"

@@ -1,6 +1,9 @@
 """``/game new | status | abort | threads``: opening a lobby, a private look at the table, and
 ending a game. The lobby card's buttons are :class:`bot.exts._items.LobbyButton`; what the card
 shows afterwards is the outbox's to keep up to date.
+
+A new game speaks the language given with ``language:``, else the server's preferred locale
+when it is one of ours, else the bot's default (``BOT_LANGUAGE``).
 """
 
 from __future__ import annotations
@@ -22,12 +25,26 @@ from bot.table import desired, lobby_post
 from bot.table.words import game_name, refusal_text
 from bot.translator import ls
 from render.i18n import LANGUAGES, t
+from render.i18n import language as i18n_language
 from rules.ai import LEVELS
 
 if TYPE_CHECKING:
     from bot.app import GameBot
 
 log = logging.getLogger(__name__)
+
+
+def server_language(interaction: discord.Interaction, fallback: str) -> str:
+    """A new game's default language: the server's preferred locale when we speak it (a
+    locale of another language maps to our default, which is not a match), else
+    ``fallback``."""
+    guild = interaction.guild
+    preferred = guild.preferred_locale if guild is not None else interaction.guild_locale
+    locale = str(preferred) if preferred is not None else ""
+    lang = i18n_language(locale)
+    if locale and lang.split("-")[0].lower() == locale.replace("_", "-").split("-")[0].lower():
+        return lang
+    return fallback
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
@@ -75,7 +92,8 @@ async def new(interaction: discord.Interaction, game: str,
         session = await bot_of(interaction).games.create(
             channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
             game=game, options=given, creator_id=interaction.user.id,
-            language=language or bot_of(interaction).settings.language, ai_level=ai,
+            language=language or server_language(
+                interaction, bot_of(interaction).settings.language), ai_level=ai,
             creator_name=interaction.user.display_name,
             turn_seconds=turn_minutes * 60 if turn_minutes else None)
     except Refusal as error:
@@ -94,8 +112,9 @@ async def new(interaction: discord.Interaction, game: str,
 
 @app_commands.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.description"))
 async def status(interaction: discord.Interaction) -> None:
-    """The table as it stands, for your eyes only (the channel stays calm), with a link to
-    the live message; the outbox also checks that everything is shown."""
+    """The table as it stands, for your eyes only (the channel stays calm) and in your
+    language, with a link to the live message; the outbox also checks that everything is
+    shown."""
     lang = user_lang(interaction)
     session = bot_of(interaction).games.in_channel(interaction.channel_id or 0)
     if session is None:
@@ -104,10 +123,10 @@ async def status(interaction: discord.Interaction) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot_of(interaction).outbox.kick(session.id)
     if session.status == "lobby":
-        post = lobby_post(session)
+        post = lobby_post(session, lang)
         await interaction.followup.send(embed=embed_of(post, image=False), ephemeral=True)
         return
-    want = desired(session, bot_of(interaction).settings.clock(), {}, None)
+    want = desired(session, bot_of(interaction).settings.clock(), {}, None, lang=lang)
     assert want.live is not None
     stored = (await bot_of(interaction).games.store.messages(session.id)).get("live")
     link = t("bot.status.link", lang, url=f"https://discord.com/channels/"

@@ -21,7 +21,7 @@ import aiosqlite
 
 from bot.host.clock import Clock, stamp, system_clock
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
 
@@ -195,8 +195,17 @@ UPDATE games SET secret_seed = CAST(seed AS TEXT);
 """Fair dice: a game's secret seed has 128 bits, more than SQLite's 64-bit INTEGER holds, so it
 is kept as decimal TEXT in ``secret_seed``; the old ``seed`` column stays 0 for new games."""
 
+_LANGUAGES = """
+ALTER TABLE user_settings ADD COLUMN locale TEXT;
+UPDATE games SET language = 'zh-CN' WHERE language = 'zh';
+"""
+"""One language per person: each user's language, from the Discord locale of their latest
+interaction (NULL: not known yet), for every private message to them; and Simplified Chinese
+is stored under Discord's code ``zh-CN`` (it was ``zh``)."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
-                              5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS}
+                              5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
+                              9: _LANGUAGES}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
 AWAY_AFTER = 2
 """Timeouts in a row after which a seat is marked away."""
@@ -873,6 +882,20 @@ class Store:
             await run(db, "INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
                       " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
                       (user_id, int(on)))
+
+    async def user_languages(self) -> dict[int, str]:
+        """Every user whose language is known: user id -> the language of their Discord
+        locale when they last interacted with the bot."""
+        async with self.db.execute("SELECT user_id, locale FROM user_settings"
+                                   " WHERE locale IS NOT NULL") as cur:
+            rows = await cur.fetchall()
+        return {r["user_id"]: r["locale"] for r in rows}
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        async with self.transaction() as db:
+            await run(db, "INSERT INTO user_settings (user_id, locale) VALUES (?, ?)"
+                      " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+                      (user_id, language))
 
     # --- server settings -------------------------------------------------------------------------
 

@@ -13,7 +13,8 @@ it shows, so it is drawn only when that changes.
   game for a while; gone once they act.
 - **screens** and **prompts**: per human seat, the DM screen message (edited in place) and the
   DM prompt of a secret decision (a new DM per decision); for those who asked (``/game
-  notify``), a "your turn" DM per decision that becomes theirs.
+  notify``), a "your turn" DM per decision that becomes theirs. Private messages speak their
+  user's language (the channel's speak the game's) once it is known, the game's before.
 - **final**: the result with the game record, posted once at the end.
 """
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,7 +47,14 @@ from bot.table.pace import (
     turn_dm_text,
     turn_key,
 )
-from bot.table.private import Prompt, owes_secret, pending_humans, prompt, secret_now
+from bot.table.private import (
+    Prompt,
+    owes_secret,
+    pending_humans,
+    private_language,
+    prompt,
+    secret_now,
+)
 from bot.table.words import (
     SEAT_CHANGES,
     ai_name,
@@ -174,12 +182,15 @@ def parse_stage(text: str) -> tuple[str, int] | None:
 
 def desired(session: Session, now: datetime, names: dict[str, str], renderer: Renderer | None,
             stored_stage: str = "", ping_after: float = 180.0,
-            notify: Collection[int] = ()) -> Desired:
+            notify: Collection[int] = (), languages: Mapping[int, str] | None = None,
+            lang: str | None = None) -> Desired:
     """Everything this game should show now. ``names`` are the players' display names for the
     board legend (an image cannot show a mention); ``notify``: the users who want a DM when
-    it is their turn."""
-    lang = session.row.language
-    lobby = lobby_post(session)
+    it is their turn; ``languages``: the users' own languages, for their private messages
+    (a user missing there gets the game's); ``lang``: the language of the channel's messages
+    (the game's unless a copy of them is shown to one user)."""
+    lang = lang or session.row.language
+    lobby = lobby_post(session, lang)
     if session.status == "lobby" or session.game is None:
         return Desired(session.id, session.status, lobby)
     view = session.view(None)
@@ -194,7 +205,7 @@ def desired(session: Session, now: datetime, names: dict[str, str], renderer: Re
     final = final_post(session, lang) if session.status == "finished" else None
     return Desired(session.id, session.status, lobby, f"{key}|{start}", live,
                    ping_post(session, now, ping_after, lang), dm_note(session, lang),
-                   tuple(privates(session, ui, notify)), final)
+                   tuple(privates(session, ui, notify, languages or {})), final)
 
 
 def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
@@ -392,8 +403,9 @@ def table_components(session: Session, ui: GameUI, view: dict[str, Any],
 
 # --- the lobby card, the ping, the end ------------------------------------------------------
 
-def lobby_post(session: Session) -> Post:
-    lang = session.row.language
+def lobby_post(session: Session, lang: str | None = None) -> Post:
+    """The lobby card, in the game's language (``lang``: a copy shown to one user)."""
+    lang = lang or session.row.language
     module = session.module
     status = session.status
     title_key = "bot.lobby.title" if status == "lobby" else f"bot.lobby.title_{status}"
@@ -492,15 +504,17 @@ def final_post(session: Session, lang: str) -> Post:
 
 # --- the private side ------------------------------------------------------------------------
 
-def privates(session: Session, ui: GameUI, notify: Collection[int] = ()) -> list[Private]:
+def privates(session: Session, ui: GameUI, notify: Collection[int] = (),
+             languages: Mapping[int, str] | None = None) -> list[Private]:
     """Per human seat: the DM screen (games with one), the prompt of a secret decision, and
-    the "your turn" DM for those who asked for it."""
+    the "your turn" DM for those who asked for it, each in the seat's user's language (from
+    ``languages``; the game's while theirs is not known)."""
     out = []
     running = session.status == "running" and session.game is not None
     for seat in session.seats:
         if seat.is_ai or seat.user_id is None:
             continue
-        lang = session.row.language
+        lang = private_language(session, seat.user_id, languages or {})
         screen = screen_post(session, ui, seat, lang) if running and ui.has_screen() else None
         owed = prompt(session, seat, lang) if running and owes_secret(session, seat) else None
         turn = Post(content=turn_dm_text(session, ui, seat, lang)[:MAX_CONTENT]) \

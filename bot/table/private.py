@@ -8,6 +8,7 @@ in a DM too). Everything is built from the seat's own view and the legal actions
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.constants import MAX_BUTTONS, MAX_CONTENT, MAX_OPTIONS, SMALL_CHOICE
@@ -18,6 +19,14 @@ from render.i18n import t
 
 PREFIX_CHARS = "#:"
 """``#12 bid 0m`` or ``12: bid 0m`` in a DM names the game."""
+
+
+def private_language(session: Session, user_id: int | None,
+                     languages: Mapping[int, str]) -> str:
+    """The language of a private message about ``session`` to this user: their own (from their
+    latest interaction, ``languages``) once it is known, else the game's."""
+    known = languages.get(user_id) if user_id is not None else None
+    return known or session.row.language
 
 
 def pending_humans(session: Session) -> list[Seat]:
