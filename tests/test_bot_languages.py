@@ -295,7 +295,7 @@ async def test_seats_that_change_hands_speak_each_holders_language(simcord_env, 
 
 @pytest.mark.parametrize(("preferred", "expected"), [
     ("ru", RU), ("es-ES", ES), ("zh-CN", lang_of("zh-CN")), ("zh-TW", lang_of("zh-TW")),
-    ("en-GB", EN), ("fr", "bot"), ("ja", "bot")])
+    ("en-GB", EN), ("en-US", "bot"), ("fr", "bot"), ("ja", "bot")])
 async def test_a_new_game_speaks_the_servers_language_when_it_is_ours(simcord_env, preferred,
                                                                      expected):
     env = simcord_env

@@ -3,7 +3,8 @@ ending a game. The lobby card's buttons are :class:`bot.exts._items.LobbyButton`
 shows afterwards is the outbox's to keep up to date.
 
 A new game speaks the language given with ``language:``, else the server's preferred locale
-when it is one of ours, else the bot's default (``BOT_LANGUAGE``).
+when it is one of ours (and not Discord's untouched ``en-US``), else the bot's default
+(``BOT_LANGUAGE``).
 """
 
 from __future__ import annotations
@@ -34,13 +35,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+UNCHOSEN_LOCALE = "en-US"
+"""Discord's preferred locale for a server that has not picked one."""
+
+
 def server_language(interaction: discord.Interaction, fallback: str) -> str:
     """A new game's default language: the server's preferred locale when we speak it (a
     locale of another language maps to our default, which is not a match), else
-    ``fallback``."""
+    ``fallback``. ``en-US`` is what Discord gives every server that never chose: it leaves the
+    choice to ``BOT_LANGUAGE``."""
     guild = interaction.guild
     preferred = guild.preferred_locale if guild is not None else interaction.guild_locale
     locale = str(preferred) if preferred is not None else ""
+    if locale == UNCHOSEN_LOCALE:
+        return fallback
     lang = i18n_language(locale)
     if locale and lang.split("-")[0].lower() == locale.replace("_", "-").split("-")[0].lower():
         return lang
