@@ -431,11 +431,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lang", default="en")
     parser.add_argument("--json", action="store_true", help="print JSON (the only output)")
+    parser.add_argument("--texts", action="store_true",
+                        help="print every distinct text the bot sent instead, one per paragraph")
+    parser.add_argument("--locale", help="the humans' Discord locale (e.g. es-ES, ru, zh-TW)")
     parser.add_argument("options", nargs="*", help="rule options as key=value")
     args = parser.parse_args(argv)
+    texts: list[str] = []
     report = asyncio.run(run(args.game, args.humans, args.ai, args.seed, args.lang,
-                             args.options))
-    if args.json:
+                             args.options, texts=texts, locale=args.locale))
+    if args.texts:
+        print("\n\n".join(dict.fromkeys(texts)))
+    elif args.json:
         print(json.dumps(report))
     else:
         for key in REPORT_KEYS:
