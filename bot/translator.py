@@ -36,7 +36,7 @@ class CatalogueTranslator(app_commands.Translator):
         if not key or lang == DEFAULT:
             return None
         text = catalogue(lang).get(key)
-        if text is None:
+        if not isinstance(text, str):  # missing, or a plural message (never a command string)
             return None
         if context.location in _NAMES:
             return text if _NAME.match(text) and text == text.lower() else None

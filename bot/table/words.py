@@ -79,6 +79,9 @@ def refusal_text(session: Session | None, error: Refusal | IllegalAction, lang: 
     if isinstance(params.get("seat"), str):  # a colour, and how to type it
         params["value"] = params["seat"]
         params["seat"] = colour_name(params["seat"], lang)
+    if error.key == "bot.refuse.unknown_option":  # the game by name, the options as typed
+        params["game"] = game_name(str(params["game"]), lang)
+        params["known"] = [f"`{o}`" for o in params.get("known", [])]
     if isinstance(params.get("colours"), list):
         params["colours"] = [colour_name(c, lang) for c in params["colours"]]
     return t(error.key, lang, **params)
