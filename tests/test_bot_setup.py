@@ -136,7 +136,7 @@ async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env
     # Red's move, then the AI's: round 2 needs a new table message, which Discord refuses once.
     env.inject_error("POST", f"/channels/{thread.id}/messages", status=503)
     result = await alice.slash(thread, "play", notation="place A1 1")
-    assert ephemeral_text(result) == "Played: red place A1 1"
+    assert ephemeral_text(result) == "Played: `place A1 1`"
     session = session_in(env, channel)
     assert session.game.lines[0] == "red place A1 1", "committed before it is shown"
     assert session.pending() == ("red",) and session.view()["round"] == 2

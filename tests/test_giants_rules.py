@@ -14,6 +14,7 @@ from rules.giants import board
 from rules.giants.carry import helpers, preference, prestige_of
 from rules.giants.roundend import finish
 from rules.record import Game, RecordError, parse_header, replay
+from tests.words import forms
 
 FIVE = "game giants purple blue green red yellow"
 THREE = "game giants red blue green"
@@ -871,10 +872,10 @@ def test_every_rejection_key_has_an_english_message() -> None:
     catalogue = json.loads(path.read_text(encoding="utf-8"))
     assert set(catalogue) == {f"rules.giants.{k}" for k in PARAMS}
     for key, params in PARAMS.items():
-        fields = {f for _, f, _, _ in string.Formatter().parse(catalogue[f"rules.giants.{key}"])
-                  if f}
-        assert fields <= params, key
-        catalogue[f"rules.giants.{key}"].format(**{p: "x" for p in params})
+        for form in forms(catalogue[f"rules.giants.{key}"]):
+            fields = {f for _, f, _, _ in string.Formatter().parse(form) if f}
+            assert fields <= params, key
+            form.format(**{p: "x" for p in params})
 
 
 @pytest.mark.parametrize(("seats", "level"), [(3, "greedy"), (4, "greedy"), (5, "greedy"),

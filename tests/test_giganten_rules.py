@@ -19,6 +19,7 @@ from rules.giganten.board import COST, TILE_SPACES, rail_cost
 from rules.giganten.chance import price_move
 from rules.giganten.state import State
 from rules.record import RecordError, parse_header, replay
+from tests.words import forms
 
 RECORD = Path(__file__).parent / "records" / "giganten" / "example_a.txt"
 ROOT = Path(__file__).parent.parent
@@ -532,7 +533,7 @@ def test_every_rejection_key_has_an_english_message() -> None:
     call = r'(?:IllegalAction|SetupError)\("([a-z_]+\.[a-z_.]+)"((?:[^()]|\([^()]*\))*)\)'
     calls = re.findall(call, source)
     for key, args in calls:
-        holes = set(re.findall(r"\{(\w+)\}", catalogue[f"rules.giganten.{key}"]))
+        holes = set(re.findall(r"\{(\w+)\}", "".join(forms(catalogue[f"rules.giganten.{key}"]))))
         assert holes <= set(re.findall(r"(\w+)=", args)), key
     if spec.exists():
         listed = set(re.findall(r"`([a-z]+\.[a-z_]+)`", spec.read_text(encoding="utf-8")))

@@ -15,6 +15,7 @@ import pytest
 
 from render import i18n
 from render.i18n import I18N_DIR, LANGUAGES, language, t
+from tests.words import forms
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 ENGLISH_FILES = sorted(p.name for p in (I18N_DIR / "en").glob("*.json"))
@@ -23,12 +24,22 @@ REQUIRED = ("rules.json", "giants.json", "giganten.json", "render.json", "render
 """Files every language must have; any other English file is compared once it is translated."""
 
 
-def load(lang: str, name: str) -> dict[str, str]:
-    return json.loads((I18N_DIR / lang / name).read_text(encoding="utf-8"))
+def load(lang: str, name: str) -> dict[str, i18n.Template]:
+    data = json.loads((I18N_DIR / lang / name).read_text(encoding="utf-8"))
+    return data["terms"] if name == i18n.GLOSSARY else data
 
 
-def placeholders(template: str) -> set[str]:
-    return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+def placeholders(template: i18n.Template) -> set[str]:
+    """The parameters a template uses, in any of its forms (a plural's count included)."""
+    found = {field for form in forms(template)
+             for _, field, _, _ in string.Formatter().parse(form) if field is not None}
+    if isinstance(template, dict):
+        found.add(template.get(i18n.COUNT, "count"))
+    return found
+
+
+def text(template: i18n.Template) -> str:
+    return "".join(forms(template))
 
 
 def translated_files() -> list[tuple[str, str]]:
@@ -65,13 +76,14 @@ def test_a_translation_keeps_the_placeholders(lang: str, name: str) -> None:
 
 @pytest.mark.parametrize(("lang", "name"), translated_files())
 def test_a_translation_is_filled_in(lang: str, name: str) -> None:
-    assert [key for key, text in load(lang, name).items() if not text.strip()] == []
+    assert [key for key, template in load(lang, name).items()
+            if not all(form.strip() for form in forms(template))] == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_template_formats_with_its_placeholders(lang: str) -> None:
     for key, template in i18n.catalogue(lang).items():
-        params = {name: "X" for name in placeholders(template)}
+        params = {name: 2 for name in placeholders(template)}
         assert "{" not in t(key, lang, **params).replace("{{", ""), key
 
 
@@ -95,7 +107,7 @@ MISCONVERTED = ("游戲", "頻道里", "這隻", "最多隻", "私信", "子區"
 
 
 def test_the_simplified_only_list_finds_simplified_text() -> None:
-    simplified = set("".join(i18n.catalogue("zh-CN").values()))
+    simplified = set("".join(text(v) for v in i18n.catalogue("zh-CN").values()))
     assert len(set(SIMPLIFIED_ONLY) & simplified) > 40
 
 
@@ -112,18 +124,19 @@ def test_traditional_chinese_is_complete_and_has_no_other_file() -> None:
 
 @pytest.mark.parametrize("name", ENGLISH_FILES)
 def test_traditional_chinese_has_no_simplified_only_character(name: str) -> None:
-    found = {key: sorted(set(text) & set(SIMPLIFIED_ONLY))
-             for key, text in load("zh-TW", name).items() if set(text) & set(SIMPLIFIED_ONLY)}
+    texts = {key: text(template) for key, template in load("zh-TW", name).items()}
+    found = {key: sorted(set(words) & set(SIMPLIFIED_ONLY))
+             for key, words in texts.items() if set(words) & set(SIMPLIFIED_ONLY)}
     assert found == {}
-    wrong = {key: [w for w in MISCONVERTED if w in text]
-             for key, text in load("zh-TW", name).items() if any(w in text for w in MISCONVERTED)}
+    wrong = {key: [w for w in MISCONVERTED if w in words]
+             for key, words in texts.items() if any(w in words for w in MISCONVERTED)}
     assert wrong == {}
 
 
 def test_traditional_chinese_is_its_own_text_not_a_copy() -> None:
     simplified, traditional = i18n.catalogue("zh-CN"), i18n.catalogue("zh-TW")
-    chinese = [key for key, text in simplified.items()
-               if any("\u4e00" <= c <= "\u9fff" for c in text)]
+    chinese = [key for key, template in simplified.items()
+               if any("\u4e00" <= c <= "\u9fff" for c in text(template))]
     assert len(chinese) > 500
     same = [key for key in chinese if traditional[key] == simplified[key]]
     assert len(same) < len(chinese) / 4, "most Chinese texts differ between the two scripts"
@@ -133,10 +146,10 @@ def test_traditional_chinese_keeps_command_names_and_formats() -> None:
     simplified, traditional = i18n.catalogue("zh-CN"), i18n.catalogue("zh-TW")
     names = [key for key in simplified if key.startswith("bot.cmd.") and key.endswith(".name")]
     assert names and {k: traditional[k] for k in names} == {k: simplified[k] for k in names}
-    for key, text in simplified.items():
-        ascii_runs = [part for part in text.split("`")[1::2] if part.isascii()]
+    for key, template in simplified.items():
+        ascii_runs = [part for part in text(template).split("`")[1::2] if part.isascii()]
         for run in ascii_runs:  # code in backticks (commands, notation) is the same
-            assert run in traditional[key], (key, run)
+            assert run in text(traditional[key]), (key, run)
 
 
 def test_taiwan_words_for_discord_things() -> None:
