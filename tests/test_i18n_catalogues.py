@@ -12,6 +12,8 @@ from pathlib import Path
 
 import opencc
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from render import i18n
 from render.i18n import (
@@ -167,3 +169,29 @@ def test_simplified_chinese_holds_no_traditional_only_character() -> None:
 def test_the_glossary_files_exist() -> None:
     for lang in LANGUAGES:
         assert (Path(i18n.I18N_DIR) / lang / i18n.GLOSSARY).is_file(), lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_form_of_a_plural_shows_its_number(lang: str) -> None:
+    """The form is chosen by a number; each form says it (no form drops the count). A term
+    (a piece's name agreeing with a refusal's number) is the word alone."""
+    wrong = []
+    for key, template in catalogue(lang).items():
+        if isinstance(template, dict) and not key.startswith("term."):
+            count = template.get(COUNT, "count")
+            for category, form in template.items():
+                if category != COUNT and count not in {name for name, _ in fields(form)}:
+                    wrong.append((key, category))
+    assert wrong == []
+
+
+@given(st.integers(min_value=0, max_value=10**6) | st.floats(min_value=0, max_value=1000,
+                                                             allow_nan=False))
+def test_a_plural_picks_the_form_of_babels_category(count: float) -> None:
+    for lang in LANGUAGES:
+        template = catalogue(lang)["bot.end.points"]
+        assert isinstance(template, dict)
+        chosen = i18n.choose(template, {"score": count}, lang)
+        category = i18n.plural_category(count, lang)
+        assert chosen == template.get(category, template["other"])
+        assert str(count) in t("bot.end.points", lang, score=count)
