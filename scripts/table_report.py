@@ -141,19 +141,20 @@ class Table:
         form = ui.private_form(session.kind(), session.view(seat.colour), seat.colour,
                                session.row.language)
         words = want.split()
-        if form is None:
+        if form is None:  # the legal actions themselves: button ``a<i>`` or option ``<i>``
+            legal = [str(a) for a in session.legal(seat.colour)]
+            number = str(legal.index(want)) if want in legal else None
             for row in _rows(message):
                 for c in row:
-                    if c.get("label") == want and c.get("type") == 2:
+                    if c.get("type") == 2 and c.get("custom_id", "").split(":")[4:5] \
+                            == [f"a{number}"]:
                         await member.click(message, custom_id=c["custom_id"])
                         self.gestures += 1
                         return True
-                    if c.get("type") == 3:
-                        values = [o["value"] for o in c["options"] if o["label"] == want]
-                        if values:
-                            await member.select(message, values, custom_id=c["custom_id"])
-                            self.gestures += 1
-                            return True
+                    if c.get("type") == 3 and number in [o["value"] for o in c["options"]]:
+                        await member.select(message, [number], custom_id=c["custom_id"])
+                        self.gestures += 1
+                        return True
             return False
         target = []
         for field in form.fields:

@@ -370,7 +370,7 @@ async def test_old_choice_buttons_work_after_restart(simcord_env, new_bot):  # n
     prompt = showing(env, channel)
     session = session_in(env, channel)
     seq, view = session.seq, session.view()
-    assert buttons(prompt) == ["moai E1", "moai E2"]
+    assert buttons(prompt) == ["raise the Moai on E1", "raise the Moai on E2"]
     assert custom_ids(prompt) == [f"t:{session.id}:{seq}:act:moai E1",
                                   f"t:{session.id}:{seq}:act:moai E2"]
     assert prompt.embeds[0].description == (f"Now: Red ({people[0].mention}), to choose where "
@@ -382,14 +382,14 @@ async def test_old_choice_buttons_work_after_restart(simcord_env, new_bot):  # n
     since = len(env.http_requests)
     illegal = ephemeral_text(await by_colour["red"].slash(thread, "play", notation="moai D1"))
     assert "does not qualify" in illegal and "Did you mean `moai E1`, `moai E2`?" in illegal
-    not_yours = await by_colour["blue"].click(prompt, label="moai E1")
+    not_yours = await by_colour["blue"].click(prompt, label="raise the Moai on E1")
     assert "not your turn" in ephemeral_text(not_yours)
     assert (session.seq, session.view()) == (seq, view)
     assert calls(env, since) == [], "refusals are answered privately and change no message"
 
     await env.restart_bot(new_bot())
     since = len(env.http_requests)
-    clicked = await by_colour["red"].click(prompt, label="moai E1")
+    clicked = await by_colour["red"].click(prompt, label="raise the Moai on E1")
     assert not clicked.followups, clicked.followups[0].content
     after = session_in(env, channel)
     assert after.seq == seq + 1
@@ -427,7 +427,7 @@ async def test_site_choice_buttons_and_outdated_prompts(simcord_env, monkeypatch
     await scripted(env, channel, by_colour, "10_9_choosing_tangata_manu_sites.txt", 19)
     prompt = showing(env, channel)
     shown = buttons(prompt)
-    assert len(shown) == 6 and "manu S05 S06 S10 S11 S15" in shown
+    assert len(shown) == 6 and "place Tangata Manu on sites S05, S06, S10, S11, S15" in shown
     wrong = await by_colour["red"].slash(thread, "play", notation="manu S01 S05 S06 S10")
     assert "exactly 5 sites" in ephemeral_text(wrong)
 
@@ -647,7 +647,7 @@ async def test_autocomplete_lists_legal_moves_only(simcord_env, typed):
     if typed == "withdraw":
         assert choices == []
     else:
-        assert choices and all(c["name"] == c["value"] for c in choices)
+        assert choices and all(c["name"].endswith(" · " + c["value"]) for c in choices)
         assert all(c["value"].lower().startswith(typed.lower()) for c in choices)
 
 

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT
 from bot.exts._act import best_effort, refusal, user_lang
 from bot.exts._answer import answer
+from bot.games import MAX_CHOICE_NAME, choice_name, game_ui
 from bot.host.sessions import Refusal
 from bot.table.words import echo, private_lines, refusal_text
 from bot.translator import ls
@@ -28,20 +29,26 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def matches(typed: str, actions: list[str]) -> list[str]:
+def matches(typed: str, actions: list[str],
+            worded: dict[str, str] | None = None) -> list[str]:
     """At most 25 actions fitting what was typed (case and spacing ignored), spread out.
 
     Actions starting with the typed text come first, then those where every typed word starts
-    a word of the action. When more fit than Discord can show, one action per distinct next
-    word comes first (``place`` offers one per hex, not 25 counts on A1), the rest after.
+    a word of the action, then (given ``worded``, each action's words in the user's language)
+    those where every typed word starts one of its words. When more fit than Discord can show,
+    one action per distinct next word comes first (``place`` offers one per hex, not 25 counts
+    on A1), the rest after.
     """
     words = typed.lower().split()
     want = " ".join(words)
     low = [(a, a.lower().split()) for a in actions]
     first = [a for a, x in low if " ".join(x).startswith(want)]
-    rest = [a for a, x in low if a not in first
-            and all(any(part.startswith(w) for part in x) for w in words)]
-    found = first + rest
+    taken = set(first)
+    rest = [a for a, x in low if a not in taken and _every_word_starts(words, x)]
+    taken.update(rest)
+    said = [a for a in actions if a not in taken and worded and a in worded
+            and _every_word_starts(words, _word_parts(worded[a]))]
+    found = first + rest + said
     if len(found) <= MAX_AUTOCOMPLETE:
         return found
     spread: list[str] = []
@@ -58,6 +65,23 @@ def matches(typed: str, actions: list[str]) -> list[str]:
     picked.update(a for a in found if a not in picked
                   and len(picked) < MAX_AUTOCOMPLETE)  # type: ignore[misc]
     return [a for a in found if a in picked][:MAX_AUTOCOMPLETE]
+
+
+def _every_word_starts(typed: list[str], parts: list[str]) -> bool:
+    return all(any(part.startswith(w) for part in parts) for w in typed)
+
+
+def _word_parts(text: str) -> list[str]:
+    """The words of a move's description, lower case, without punctuation around them; a
+    run of Chinese (written without spaces) also offers its every tail, so that typing a word
+    inside it fits."""
+    out = []
+    for part in text.lower().split():
+        part = part.strip("()（）:：,，、.")
+        out.append(part)
+        if any(c >= "\u3000" for c in part):
+            out += [part[i:] for i in range(1, len(part))]
+    return out
 
 
 class Play(commands.Cog):
@@ -96,9 +120,18 @@ class Play(commands.Cog):
     @play.autocomplete("notation")
     async def notation_choices(self, interaction: discord.Interaction,
                                current: str) -> list[app_commands.Choice[str]]:
-        actions = self.bot.games.legal_texts(interaction.channel_id or 0, interaction.user.id)
-        return [app_commands.Choice(name=a[:100], value=a[:100])
-                for a in matches(current, actions)]
+        """The legal moves fitting what was typed: each named in the user's language with its
+        notation after the words, its value the notation (what is played)."""
+        channel_id = interaction.channel_id or 0
+        actions = self.bot.games.legal_texts(channel_id, interaction.user.id)
+        session = self.bot.games.in_channel(channel_id)
+        if not actions or session is None:
+            return []
+        ui = game_ui(session.row.game)
+        lang = user_lang(interaction)
+        worded = {a: ui.move_words(a, lang) for a in actions}
+        return [app_commands.Choice(name=choice_name(worded[a], a), value=a[:MAX_CHOICE_NAME])
+                for a in matches(current, actions, worded)]
 
 
 async def setup(bot: GameBot) -> None:

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from bot.games import giants, giganten, makemake
-from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, component_key
+from bot.games._ui import (
+    MAX_CHOICE_NAME,
+    Button,
+    Choice,
+    Component,
+    Field,
+    Form,
+    GameUI,
+    Select,
+    choice_name,
+    component_key,
+)
 
 _UIS: dict[str, GameUI] = {"giants": giants.UI, "giganten": giganten.UI, "makemake": makemake.UI}
 
@@ -20,5 +31,5 @@ def game_ui(game: str) -> GameUI:
     return ui
 
 
-__all__ = ["PLAYABLE", "Button", "Choice", "Component", "Field", "Form", "GameUI", "Select",
-           "component_key", "game_ui"]
+__all__ = ["MAX_CHOICE_NAME", "PLAYABLE", "Button", "Choice", "Component", "Field", "Form",
+           "GameUI", "Select", "choice_name", "component_key", "game_ui"]

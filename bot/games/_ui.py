@@ -12,11 +12,49 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.constants import MAX_BUTTONS, SMALL_CHOICE
+from bot.constants import MAX_BUTTONS, MAX_LABEL, SMALL_CHOICE
 from render.i18n import has, t
 from rules.core import Event
 
 STYLES = ("primary", "secondary", "success", "danger")
+MAX_CHOICE_NAME = 100
+"""Discord's limit for an autocomplete choice's name and a select option's label."""
+PATH_ARROW = "→"
+"""Between the labels of a path in a move's words."""
+CHOICE_SEPARATOR = " · "
+"""Between a move's words and its notation in an autocomplete choice."""
+
+
+def fit(text: str, most: int) -> str:
+    """``text`` within ``most`` characters, an ellipsis marking a cut."""
+    return text if len(text) <= most else text[:most - 1].rstrip() + "…"
+
+
+def colour_word(colour: str, lang: str) -> str:
+    """A seat colour's name (``bot.colour.<colour>``), or the colour capitalised."""
+    key = f"bot.colour.{colour}"
+    return t(key, lang) if has(key, lang) else colour.capitalize()
+
+
+def path_words(path: tuple[str, ...], lang: str, key: str, **params: str) -> str:
+    """A move's path of labels in words: ``<key>.to`` with its last label, or ``<key>.via``
+    with the labels before it (joined by arrows) and the last."""
+    if len(path) == 1:
+        return t(f"{key}.to", lang, to=path[-1], **params)
+    return t(f"{key}.via", lang, via=PATH_ARROW.join(path[:-1]), to=path[-1], **params)
+
+
+def choice_name(words: str, notation: str, most: int = MAX_CHOICE_NAME) -> str:
+    """An autocomplete choice's name: the move in words, then its notation (what is typed).
+
+    Words that are the notation itself are shown once; when both do not fit, the words are cut
+    so that the notation stays whole (a very long notation leaves room for the words alone)."""
+    if words == notation:
+        return fit(notation, most)
+    room = most - len(CHOICE_SEPARATOR) - len(notation)
+    if room < most // 3:
+        return fit(words, most)
+    return fit(words, room) + CHOICE_SEPARATOR + notation
 
 
 @dataclass(frozen=True)
@@ -138,9 +176,19 @@ class GameUI:
                    lang: str) -> list[Component]:
         """The components of the live table for the pending human ``colour``'s public decision
         (``view`` is the public view). By default a button per action when the choice is
-        small (:meth:`button_actions`)."""
-        return [Button("act", action, action) for action in self.button_actions(kind, legal)
-                if ":" not in action]
+        small (:meth:`button_actions`), labelled with the move in words."""
+        return [Button("act", self.move_label(action, lang), action)
+                for action in self.button_actions(kind, legal) if ":" not in action]
+
+    def move_words(self, notation: str, lang: str) -> str:
+        """One legal move in words of ``lang`` (``place worker K8`` -> "place a worker on
+        K8"); the notation itself when the game has no words for it."""
+        return notation
+
+    def move_label(self, notation: str, lang: str, most: int = MAX_LABEL) -> str:
+        """A move's words within a button label's (or, with ``most=100``, an option's)
+        limit."""
+        return fit(self.move_words(notation, lang), most)
 
     def stage(self, view: dict[str, Any]) -> str:
         """The stage the public view is in: the live table message changes with it. By

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.constants import MAX_BUTTONS, MAX_CONTENT, MAX_OPTIONS, SMALL_CHOICE
-from bot.games import Button, Choice, Component, Form, Select, game_ui
+from bot.games import MAX_CHOICE_NAME, Button, Choice, Component, Form, Select, game_ui
 from bot.host.sessions import Seat, Session
 from bot.table.words import colour_name, game_name
 from render.i18n import t
@@ -117,10 +117,10 @@ def prompt(session: Session, seat: Seat, lang: str, picks: list[int] | None = No
         lines.append(t("bot.hidden.prompt.so_far", lang, line=form.compose(picks)))
         items = _form_items(form, picks, lang)
     elif len(legal) <= SMALL_CHOICE:
-        items = [Button(f"a{i}", action) for i, action in enumerate(legal)]
+        items = [Button(f"a{i}", ui.move_label(action, lang)) for i, action in enumerate(legal)]
     elif len(legal) <= MAX_OPTIONS:
-        items = [Select("act", t("bot.hidden.prompt.pick", lang),
-                        tuple(Choice(a[:100], str(i)) for i, a in enumerate(legal)))]
+        items = [Select("act", t("bot.hidden.prompt.pick", lang), tuple(
+            Choice(ui.move_label(a, lang, MAX_CHOICE_NAME), str(i)) for i, a in enumerate(legal)))]
     if legal:
         lines.append(t("bot.hidden.prompt.type", lang, example=legal[0], id=session.id))
     return Prompt(seat.colour, session.turns(seat.colour), "\n".join(lines)[:MAX_CONTENT],

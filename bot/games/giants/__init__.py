@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games._ui import Field, Form, GameUI
-from bot.games.giants import _changes, _facts
+from bot.games.giants import _changes, _facts, _moves
 from render import giants as art
 from render.i18n import has, t
 from rules.core import Event
@@ -27,6 +27,9 @@ class GiantsUI(GameUI):
 
     def changed(self, events: list[Event]) -> set[str]:
         return _changes.changed(events)
+
+    def move_words(self, notation: str, lang: str) -> str:
+        return _moves.words(notation, lang)
 
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)

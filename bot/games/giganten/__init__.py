@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select
-from bot.games.giganten import _changes, _facts
+from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, colour_word
+from bot.games.giganten import _changes, _facts, _moves
 from render import giganten as art
 from render.i18n import has, t
 from rules.core import Event
@@ -97,6 +97,9 @@ class GigantenUI(GameUI):
 
     def changed(self, events: list[Event]) -> set[str]:
         return _changes.changed(events)
+
+    def move_words(self, notation: str, lang: str) -> str:
+        return _moves.words(notation, lang)
 
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
@@ -293,11 +296,6 @@ def entries(line: str, lang: str) -> str:
             out.append(t("bot.giganten.entry.free", lang, label=label,
                          company=company_name(company, lang)))
     return ", ".join(out)
-
-
-def colour_word(colour: str, lang: str) -> str:
-    key = f"bot.colour.{colour}"
-    return t(key, lang) if has(key, lang) else colour.capitalize()
 
 
 def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Component]:

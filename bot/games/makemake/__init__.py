@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games._ui import GameUI
-from bot.games.makemake import _changes, _facts
+from bot.games.makemake import _changes, _facts, _moves
 from render.i18n import has, t
 from rules.core import Event
 
@@ -18,6 +18,9 @@ class MakeMakeUI(GameUI):
 
     def changed(self, events: list[Event]) -> set[str]:
         return _changes.changed(events)
+
+    def move_words(self, notation: str, lang: str) -> str:
+        return _moves.words(notation, lang)
 
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
