@@ -146,8 +146,9 @@ def test_spanish_takes_and_never_catches() -> None:
 
 # --- Traditional Chinese -----------------------------------------------------------------------
 
-TRADITIONAL_TOO = frozenset("")
-"""Characters Taiwan writes although OpenCC maps them on (none needed so far)."""
+TRADITIONAL_TOO = frozenset("台占")
+"""Traditional characters OpenCC's per-character table maps on all the same: 台 (Taiwan writes
+台 beside the formal 臺) and 占 (占 is Traditional; 佔 is only its variant for "occupy")."""
 
 
 def test_traditional_chinese_holds_no_simplified_only_character() -> None:
