@@ -49,7 +49,7 @@ from render.giganten_art import (
     spent_mark,
     truck,
 )
-from render.i18n import t
+from render.i18n import number, t
 from rules.data import load
 
 DATA = load("giganten_data.json")
@@ -143,7 +143,7 @@ class Layout:
 
 def money(amount: int, lang: str) -> str:
     """Dollars with thousands separators, in the language's money format."""
-    return t("render.giganten.money", lang, amount=f"{amount:,}")
+    return t("render.giganten.money", lang, amount=number(amount, lang))
 
 
 # --- the static layers -------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.numbers import format_decimal
 
 from rules.core import IllegalAction
 
@@ -35,6 +36,9 @@ LANGUAGES = ("en", "es", "ru", "zh-CN", "zh-TW")
 DEFAULT = "en"
 LIST_SEPARATOR = {"zh-CN": "、", "zh-TW": "、"}
 """How a list given as a parameter is joined, where a language differs from ", "."""
+NAMES = {"en": "English", "es": "Español", "ru": "Русский", "zh-CN": "简体中文",
+         "zh-TW": "繁體中文"}
+"""Each locale in its own words (the language choice of ``/game new``)."""
 GLOSSARY = "glossary.json"
 COUNT = "#"
 """The key of a plural object that names its count parameter."""
@@ -171,11 +175,18 @@ class _Formatter(string.Formatter):
         return super().format_field(value, format_spec)
 
 
+def number(value: float, lang: str = DEFAULT) -> str:
+    """A number as the locale writes it: 15,000 / 15.000 / 15 000, 1.5 / 1,5 (Babel, CLDR)."""
+    return str(format_decimal(value, locale=_babel_locale(lang)))
+
+
 def _show(value: Any, lang: str = DEFAULT) -> str:
     if isinstance(value, list | tuple):
-        return LIST_SEPARATOR.get(lang, ", ").join(str(v) for v in value)
+        return LIST_SEPARATOR.get(lang, ", ").join(_show(v, lang) for v in value)
     if value is None:
         return "-"
+    if isinstance(value, float):  # a whole number is often an id or a label: shown as it is
+        return number(value, lang)
     return str(value)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from render import i18n
+from render.giganten import money
 from render.i18n import I18N_DIR, LANGUAGES, language, t
 from tests.words import forms
 
@@ -198,3 +199,10 @@ def test_an_untranslated_file_falls_back_to_english(tmp_path: Path,
     ("ru", "ru"), ("en-US", "en"), ("en-GB", "en"), ("pt-BR", "en"), ("", "en"), (None, "en")])
 def test_discord_locales_map_to_a_language(locale: str | None, lang: str) -> None:
     assert language(locale) == lang
+
+
+def test_numbers_are_written_as_the_locale_writes_them() -> None:
+    assert money(15000, "en") == "$15,000"
+    assert money(15000, "es") == "$15.000"
+    assert money(15000, "ru") == "$15\u00a0000"
+    assert t("bot.end.points", "ru", score=1.5) == "1,5 очка"

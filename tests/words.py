@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
+from pathlib import Path
 
 from render import i18n
 from render.i18n import COUNT, DEFAULT, catalogue
@@ -24,6 +26,10 @@ NAMES = frozenset({
     "json", "sha", "id", "dm", "openskill", "bot", "ai",
 })
 """Words every locale writes as they are: the games' and companies' names, formats."""
+PLACES = frozenset(w.lower() for ahu in json.loads(
+    (Path(i18n.I18N_DIR).parent / "giants_board.json").read_text("utf-8"))["ahus"]
+    for w in WORD.findall(f"{ahu['id']} {ahu['name']}"))
+"""The ahu of Rapa Nui, by their names (the same in every language)."""
 FUNCTION_WORDS = frozenset({"the", "you", "your", "and", "with", "not", "for", "have", "are",
                             "from", "this", "that", "there", "what", "which", "will", "can"})
 
@@ -52,7 +58,7 @@ def english_game_words() -> frozenset[str]:
         if key.startswith(("term.", "count.")):
             for form in forms(template):
                 words |= {w.lower() for w in WORD.findall(NOTATION.sub(" ", form))}
-    return frozenset(w for w in words if len(w) > 2 or w in FUNCTION_WORDS) - NAMES
+    return frozenset(w for w in words if len(w) > 2 or w in FUNCTION_WORDS) - NAMES - PLACES
 
 
 def english_words(text: str, allowed: frozenset[str], lang: str = "es") -> set[str]:
@@ -63,7 +69,7 @@ def english_words(text: str, allowed: frozenset[str], lang: str = "es") -> set[s
         return {w for w in WORD.findall(bare)
                 if w.lower() in english_game_words() and w.lower() not in allowed}
     return {w for w in WORD.findall(bare) if w.isascii() and len(w) > 2
-            and w.lower() not in NAMES and w.lower() not in allowed}
+            and w.lower() not in NAMES | PLACES and w.lower() not in allowed}
 
 
 @cache

@@ -26,6 +26,7 @@ from bot.table import desired, lobby_post
 from bot.table.words import game_name, refusal_text
 from bot.translator import ls
 from render.i18n import LANGUAGES, t
+from render.i18n import NAMES as LANGUAGE_NAMES
 from render.i18n import language as i18n_language
 from rules.ai import LEVELS
 
@@ -72,8 +73,9 @@ def _game_choices() -> list[app_commands.Choice[str]]:
     options=ls("bot.cmd.new.options"), language=ls("bot.cmd.new.language"))
 @app_commands.choices(
     game=_game_choices(),
-    ai=[app_commands.Choice(name=level, value=level) for level in LEVELS],
-    language=[app_commands.Choice(name=lang, value=lang) for lang in LANGUAGES])
+    ai=[app_commands.Choice(name=ls(f"term.ai.{level}"), value=level) for level in LEVELS],
+    language=[app_commands.Choice(name=f"{LANGUAGE_NAMES[lang]} ({lang})", value=lang)
+              for lang in LANGUAGES])
 async def new(interaction: discord.Interaction, game: str,
               round_limit: app_commands.Range[int, 1, 1000] | None = None,
               chief_alone: bool | None = None, edge_strict: bool | None = None,

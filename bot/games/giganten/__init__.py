@@ -15,6 +15,7 @@ from typing import Any
 from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, colour_word
 from bot.games.giganten import _changes, _facts, _moves
 from render import giganten as art
+from render.giganten import money
 from render.i18n import has, t
 from rules.core import Event
 from rules.giganten.auction import auto_payment, payments
@@ -23,10 +24,6 @@ from rules.giganten.board import BUILD_COST, CARDS, FEE, OVERFILL, STORAGE_LIMIT
 MAX_CHOICES = 25
 """Discord shows at most 25 options in a select."""
 MAX_LABEL = 80
-
-
-def money(amount: int, lang: str) -> str:
-    return t("render.giganten.money", lang, amount=f"{amount:,}")
 
 
 def company_name(company: str | None, lang: str) -> str:

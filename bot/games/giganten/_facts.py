@@ -8,16 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from render.giganten import money
 from render.i18n import t
 from rules.giganten.board import COMPANIES, HARBOUR
 
 
 def _names(view: dict[str, Any], lang: str, names: dict[str, str]) -> dict[str, str]:
     return {s: names.get(s) or t(f"render.colour.{s}", lang) for s in view["seats"]}
-
-
-def _money(amount: int, lang: str) -> str:
-    return t("render.giganten.money", lang, amount=f"{amount:,}")
 
 
 def _company(company: str, lang: str) -> str:
@@ -30,7 +27,7 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
     shown = _names(view, lang, names)
     lines = [t("bot.giganten.fact.round", lang, round=view["round"],
                black=view["black_loco"], harbour=HARBOUR)]
-    prices = " · ".join(f"{_company(c, lang)} {_money(view['prices'][c], lang)}"
+    prices = " · ".join(f"{_company(c, lang)} {money(view['prices'][c], lang)}"
                         for c in COMPANIES)
     lines.append(t("bot.giganten.fact.prices", lang, prices=prices))
     auction = view.get("auction")
