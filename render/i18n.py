@@ -175,6 +175,16 @@ class _Formatter(string.Formatter):
         return super().format_field(value, format_spec)
 
 
+STRONG_SEPARATOR = {"zh-CN": "；", "zh-TW": "；"}
+"""How a list of items that hold commas themselves is joined, where a language differs from "; "."""
+
+
+def join(items: Sequence[Any], lang: str = DEFAULT, strong: bool = False) -> str:
+    """A list in running text, with the locale's separator (", ", "、"; "; ", "；")."""
+    separator = STRONG_SEPARATOR.get(lang, "; ") if strong else LIST_SEPARATOR.get(lang, ", ")
+    return separator.join(str(item) for item in items)
+
+
 def number(value: float, lang: str = DEFAULT) -> str:
     """A number as the locale writes it: 15,000 / 15.000 / 15 000, 1.5 / 1,5 (Babel, CLDR)."""
     return str(format_decimal(value, locale=_babel_locale(lang)))
@@ -191,7 +201,7 @@ def _show(value: Any, lang: str = DEFAULT) -> str:
 
 
 COLOUR_PARAMS = frozenset({"colour", "actor", "pending", "seat", "subject", "holder", "rival",
-                           "owner", "who", "by"})
+                           "owner", "who", "by", "furthest"})
 """Refusal parameters that name a seat by its colour: shown as the colour's name."""
 
 

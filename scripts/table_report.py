@@ -31,6 +31,7 @@ import simcord
 
 from bot import create_bot
 from bot.games import game_ui
+from bot.games._ui import CHOICE_SEPARATOR
 from bot.host.clock import ManualClock
 from bot.settings import Settings
 from rules import ai
@@ -354,16 +355,23 @@ _TEXT_FIELDS = ("content", "title", "description", "name", "value", "label", "pl
                 "text")
 
 
-def _texts_of(node: Any, out: list[str]) -> None:
+def _texts_of(node: Any, out: list[str], parent: str = "") -> None:
+    """The shown texts of a payload: an embed field's value is shown, a select option's or an
+    autocomplete choice's value is not; a choice's name ends with the notation it stands for
+    (marked as notation here, as Discord shows no backticks in a choice)."""
     if isinstance(node, dict):
         for key, value in node.items():
-            if key in _TEXT_FIELDS and isinstance(value, str) and value:
+            shown = key in _TEXT_FIELDS and (key != "value" or parent == "fields")
+            if shown and isinstance(value, str) and value:
+                if parent == "choices" and key == "name" and value != node.get("value"):
+                    words, _, notation = value.rpartition(CHOICE_SEPARATOR)
+                    value = f"{words}{CHOICE_SEPARATOR}`{notation}`" if words else value
                 out.append(value)
             elif isinstance(value, dict | list):
-                _texts_of(value, out)
+                _texts_of(value, out, key)
     elif isinstance(node, list):
         for item in node:
-            _texts_of(item, out)
+            _texts_of(item, out, parent)
 
 
 def _game_id(lobby: discord.Message) -> int:

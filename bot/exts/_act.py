@@ -23,7 +23,7 @@ from bot.games import game_ui
 from bot.host.sessions import Refusal, Report, Seat, Session
 from bot.table.private import Prompt, owes_secret, prompt, resolve
 from bot.table.words import echo, private_lines, refusal_text
-from render.i18n import has, language, t
+from render.i18n import has, join, language, t
 from rules.core import IllegalAction
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def refusal(session: Session | None, user_id: int, text: str,
                                       cutoff=0.4)
     if close:
         reason += "\n" + t("bot.refuse.did_you_mean", lang,
-                           moves=", ".join(f"`{m}`" for m in close))
+                           moves=join([f"`{m}`" for m in close], lang))
     elif legal:
         reason += "\n" + t("bot.refuse.for_example", lang, move=legal[0])
     return reason[:MAX_CONTENT]

@@ -35,7 +35,7 @@ from bot.table.info import (
 )
 from bot.table.words import game_name
 from bot.translator import ls
-from render.i18n import t
+from render.i18n import join, t
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -91,8 +91,8 @@ async def rules(interaction: discord.Interaction, game: str | None = None) -> No
     here = session.row.game if session is not None else None
     chosen = game or here
     if chosen is None:
-        await answer(interaction, t("bot.info.rules.which", lang, games=", ".join(
-            f"`{g}`" for g in PLAYABLE)))
+        await answer(interaction, t("bot.info.rules.which", lang, games=join(
+            [f"`{g}`" for g in PLAYABLE], lang)))
         return
     if session is not None and chosen == here:
         await _show(interaction, rules_embed(chosen, session.row.language, session.row.options))

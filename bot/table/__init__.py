@@ -531,8 +531,9 @@ def screen_post(session: Session, ui: GameUI, seat: Seat, lang: str) -> Post:
     def draw() -> bytes | None:
         return ui.screen(view, seat.colour, lang)
 
-    text = t("bot.hidden.screen", lang, game=game_name(session.row.game, lang), id=session.id,
-             colour=colour_name(seat.colour, lang), channel=f"<#{session.row.home_id}>")
+    text = game_text(session.row.game, "hidden.screen", lang,
+                     game=game_name(session.row.game, lang), id=session.id,
+                     colour=colour_name(seat.colour, lang), channel=f"<#{session.row.home_id}>")
     words = ui.screen_text(view, seat.colour, lang)
     return Post(content=_cut("\n".join(w for w in (text, words) if w), MAX_CONTENT),
                 picture=Picture(SCREEN_FILE, key, draw))

@@ -20,7 +20,7 @@ from bot.host.store import PlayerStats, Rating
 from bot.table import Embed, now_text
 from bot.table.private import owes_secret, pending_humans
 from bot.table.words import ai_name, colour_name, game_name, mentions, seat_label
-from render.i18n import t
+from render.i18n import join, t
 
 MAX_EMBED_TOTAL = 6000
 MAX_FIELDS = 25
@@ -131,7 +131,7 @@ def _situation(session: Session | None, user_id: int, lang: str) -> str:
         parts.append(t("bot.info.help.your_turn", lang, colour=colour))
         if legal:
             parts.append(t("bot.info.help.examples", lang,
-                           moves=", ".join(f"`{m}`" for m in legal[:EXAMPLES])))
+                           moves=join([f"`{m}`" for m in legal[:EXAMPLES]], lang)))
     else:
         parts.append(t("bot.info.help.waiting", lang, colour=colour))
     return "\n".join(p for p in parts if p)
@@ -174,7 +174,7 @@ def _listed(entry: Listed, lang: str) -> str:
     session = entry.session
     game = game_name(session.row.game, lang)
     where = f"<#{session.row.home_id}>"
-    seats = ", ".join(seat_label(s, lang) for s in session.seats) or "-"
+    seats = join([seat_label(s, lang) for s in session.seats], lang) or "-"
     since = _timestamp(entry.updated_at)
     if session.status == "lobby" or session.game is None:
         return t("bot.info.list.lobby", lang, game=game, id=session.id, where=where,

@@ -12,7 +12,7 @@ from bot.constants import MAX_ECHO
 from bot.games import GameUI, game_ui
 from bot.host.sessions import Refusal, Seat, Session, Step
 from bot.host.store import SeatChangeRow
-from render.i18n import has, rule_error, t
+from render.i18n import has, join, rule_error, t
 from rules.core import IllegalAction
 
 
@@ -53,7 +53,7 @@ def colour_names(session: Session, lang: str) -> dict[str, str]:
 
 
 def mentions(session: Session, colours: list[str] | tuple[str, ...], lang: str) -> str:
-    return ", ".join(seat_label(s, lang) for c in colours if (s := session.seat(c)))
+    return join([seat_label(s, lang) for c in colours if (s := session.seat(c))], lang)
 
 
 def echo(text: str) -> str:

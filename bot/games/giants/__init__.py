@@ -13,7 +13,7 @@ from typing import Any
 from bot.games._ui import Field, Form, GameUI
 from bot.games.giants import _changes, _facts, _moves
 from render import giants as art
-from render.i18n import has, t
+from render.i18n import has, join, t
 from rules.core import Event
 
 COMMON = ("pass", "rongo")
@@ -52,7 +52,7 @@ class GiantsUI(GameUI):
 
     def _figures(self, screen: dict[str, Any], lang: str) -> str:
         names = [t(f"bot.giants.form.{p}", lang) for p in ("chief", "sorcerer") if screen.get(p)]
-        return ", ".join(names) or t("bot.giants.prompt.no_figure", lang)
+        return join(names, lang) or t("bot.giants.prompt.no_figure", lang)
 
     def private_form(self, kind: str, view: dict[str, Any], seat: str,
                      lang: str) -> Form | None:
@@ -95,8 +95,8 @@ class GiantsUI(GameUI):
         if kind == "rolled" and not event.get("sizes"):
             return t("bot.giants.event.rolled_none", lang, **self.params(event, names))
         if kind == "bids_revealed":
-            bids = "; ".join(f"{names.get(c, c)} {self.bid_words(b, lang)}"
-                             for c, b in event["bids"].items())
+            bids = join([f"{names.get(c, c)} {self.bid_words(b, lang)}"
+                         for c, b in event["bids"].items()], lang, strong=True)
             order = [names.get(c, c) for c in event["order"]]
             return t("bot.giants.event.bids_revealed", lang, bids=bids, order=order)
         if kind == "auction_closed" and event.get("returned"):
@@ -132,7 +132,7 @@ class GiantsUI(GameUI):
         if bid["workers"]:
             parts.append(t("bot.giants.bid.workers", lang, n=bid["workers"]))
         parts += [t(f"bot.giants.form.{p}", lang) for p in ("chief", "sorcerer") if bid[p]]
-        return ", ".join(parts)
+        return join(parts, lang)
 
     def _endround(self, event: Event, lang: str, names: dict[str, str]) -> str:
         parts = []
@@ -163,8 +163,8 @@ class GiantsUI(GameUI):
         if "action" in event:
             out["action"] = t(f"bot.giants.action.{event['action']}", lang)
         if isinstance(event.get("gained"), dict):
-            out["gained"] = ", ".join(t(f"bot.giants.gained.{k}", lang, v=v)
-                                      for k, v in event["gained"].items()) \
+            out["gained"] = join([t(f"bot.giants.gained.{k}", lang, v=v)
+                                  for k, v in event["gained"].items()], lang) \
                 or t("bot.giants.gained.nothing", lang)
         return t(key, lang, **out)
 

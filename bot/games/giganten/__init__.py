@@ -16,7 +16,7 @@ from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select
 from bot.games.giganten import _changes, _facts, _moves
 from render import giganten as art
 from render.giganten import money
-from render.i18n import has, t
+from render.i18n import has, join, t
 from rules.core import Event
 from rules.giganten.auction import auto_payment, payments
 from rules.giganten.board import BUILD_COST, CARDS, FEE, OVERFILL, STORAGE_LIMIT
@@ -110,10 +110,10 @@ class GigantenUI(GameUI):
         if "company" in event:
             params["company"] = company_name(event["company"], lang)
         if kind == "prices":
-            params["prices"] = ", ".join(
-                f"{company_name(c, lang)} {money(p, lang)}" for c, p in event["prices"].items())
+            params["prices"] = join([f"{company_name(c, lang)} {money(p, lang)}"
+                                     for c, p in event["prices"].items()], lang)
         elif kind == "reveal":
-            params["cards"] = ", ".join(event["cards"])
+            params["cards"] = join(event["cards"], lang)
         elif kind == "take":
             params["card"] = card_text(event["card"], lang)
         elif kind == "produce":
@@ -292,7 +292,7 @@ def entries(line: str, lang: str) -> str:
         else:
             out.append(t("bot.giganten.entry.free", lang, label=label,
                          company=company_name(company, lang)))
-    return ", ".join(out)
+    return join(out, lang)
 
 
 def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Component]:
