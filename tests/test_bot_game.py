@@ -869,15 +869,15 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     card = fresh(channel, lobby).embeds[0]
     assert card.title == "Make Make：已開始"
     assert card.fields[0].value.splitlines() == [
-        f"紅色（{alice.mention}）", "藍色（AI，greedy）", "綠色（AI，greedy）"]
+        f"紅色（{alice.mention}）", "藍色（AI，貪婪）", "綠色（AI，貪婪）"]
     [thread] = channel.threads
     assert f"<#{thread.id}>" in next(f.value for f in card.fields if f.name == "遊戲桌")
 
     live = showing(env, channel)
     table = live.embeds[0]
     assert table.title == f"Make Make #{session.id} · 第1輪 · 紅色的回合"
-    assert table.description == (f"現在輪到紅色（{alice.mention}）：放置、撤回或跳過。"
-                                 "輸入 /play，自動完成會列出你的走法。")
+    assert table.description == (f"現在輪到紅色（{alice.mention}）：放置、撤回或放棄。"
+                                 "輸入`/play`，自動完成會列出你可以做的行動。")
     assert field(live, "得分") == "紅色 0分 · 藍色 0分 · 綠色 0分"
     assert field(live, "目前").splitlines()[:3] == [
         "第1輪（共100輪）", "剩餘摩艾石像：12", "Make Make仍在中心"]
@@ -886,7 +886,7 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     played = await alice.slash(home(channel), "play", notation="place B2 3")
     assert played.ephemeral, "the player's own answers follow their Discord language"
     now = showing(env, channel)
-    assert field(now, "本階段").startswith("▶ **紅色**佔領B2：3個標記。\n🤖 **藍色**")
+    assert field(now, "本階段").startswith("▶ **紅色**以3個統治標記佔領B2。\n🤖 **藍色**")
     shown = public_words(env, channel) + card.title + "".join(f.name + f.value for f in card.fields)
     assert not set(shown) & set(SIMPLIFIED_ONLY), sorted(set(shown) & set(SIMPLIFIED_ONLY))
     assert not env.bot.unexpected_errors

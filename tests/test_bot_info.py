@@ -187,7 +187,7 @@ async def test_rules_in_the_games_language_and_by_choice(simcord_env):
     assert opened.response.embeds[0].title == "Make Make: nueva partida"
     spanish = embed_of(await alice.slash(channel, "game rules"))
     assert spanish.title == t("bot.rules.makemake.title", "es") == \
-        "Make Make: las reglas en breve"
+        "Make Make: resumen de las reglas"
     assert spanish.description == t("bot.rules.makemake.body", "es")
     assert field(spanish, t("bot.info.rules.decisions", "es")) == \
         t("bot.rules.makemake.decisions", "es")

@@ -277,7 +277,7 @@ async def test_deadline_changes_mid_game(simcord_env, settings):  # noqa: F811
     assert await game(alice, channel, "deadline", minutes="5") == (
         "Each turn in this game now has 5 minutes; the current turn starts afresh.")
     card = fresh(channel, lobby)
-    assert ("Time per turn", "5 min (then the AI plays for you)") in [
+    assert ("Time per turn", "5 minutes (then the AI plays for you)") in [
         (f.name, f.value) for f in card.embeds[0].fields]
     clock.advance(5 * 60)
     await env.advance_time(settings.timer_tick)

@@ -151,7 +151,7 @@ async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env
     env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
                      message="Missing Permissions")
     result = await alice.slash(thread, "play", notation="place A2 1")
-    assert ephemeral_text(result) == "Played: red place A2 1"
+    assert ephemeral_text(result) == "Played: `place A2 1`"
     assert session_in(env, channel).view()["round"] == 3
     assert len(boards(env, channel)) == 2
     await env.advance_time(settings.reconcile_tick)  # the periodic reconcile

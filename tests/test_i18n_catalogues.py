@@ -203,4 +203,4 @@ def test_a_plural_picks_the_form_of_babels_category(count: float) -> None:
         chosen = i18n.choose(template, {"score": count}, lang)
         category = i18n.plural_category(count, lang)
         assert chosen == template.get(category, template["other"])
-        assert str(count) in t("bot.end.points", lang, score=count)
+        assert i18n.number(count, lang) in t("bot.end.points", lang, score=count)

@@ -16,7 +16,7 @@ from render.i18n import has, join, rule_error, t
 from rules.core import IllegalAction
 
 
-def game_text(game: str, key: str, lang: str, **params: Any) -> str:
+def game_text(game: str, key: str, lang: str, /, **params: Any) -> str:
     """``bot.<key>`` in the game's own words when it has them (``bot.<game>.<key>``)."""
     own = f"bot.{game}.{key}"
     return t(own if has(own, lang) else f"bot.{key}", lang, **params)
