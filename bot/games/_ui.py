@@ -25,9 +25,20 @@ CHOICE_SEPARATOR = " · "
 """Between a move's words and its notation in an autocomplete choice."""
 
 
+LIST_BREAKS = (", ", "、", "，", "; ", "；")
+"""Where a list in a label may be cut: between its items, never inside a name."""
+
+
 def fit(text: str, most: int) -> str:
-    """``text`` within ``most`` characters, an ellipsis marking a cut."""
-    return text if len(text) <= most else text[:most - 1].rstrip() + "…"
+    """``text`` within ``most`` characters, an ellipsis marking a cut (after the last whole item
+    of a list when the cut falls in the second half)."""
+    if len(text) <= most:
+        return text
+    head = text[:most - 1]
+    end = max(head.rfind(b) for b in LIST_BREAKS)
+    if end >= most // 2:
+        head = head[:end]
+    return head.rstrip() + "…"
 
 
 def colour_word(colour: str, lang: str) -> str:
