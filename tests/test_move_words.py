@@ -228,7 +228,7 @@ def test_a_count_has_every_plural_form_its_locale_needs(lang: str) -> None:
     ("giganten", "sell 0", "ru", "продать 0 нефтяных фишек"),
     ("giganten", "loco 5", "ru", "продвинуть локомотив на 5 позиций"),
     ("giganten", "build D3", "zh-TW", "在D3建造油井"),
-    ("giganten", "price hudson +2", "es", "subir el precio de Hudson 2 casillas"),
+    ("giganten", "price hudson +2", "es", "subir el precio de Hudson 2 pasos"),
 ])
 def test_words_read_as_written(game: str, notation: str, lang: str, words: str) -> None:
     assert game_ui(game).move_words(notation, lang) == words
