@@ -50,5 +50,6 @@ def test_the_check_finds_english_and_gaps() -> None:
                       "Ход: {who}", "bot.giants.phase.bid", "2 ficha(s)",
                       "Escribe `place worker K8`"], "es")
     assert [what for what, _ in found] == ["English ['markers']", "English ['place']",
-                                           "unfilled", "unfilled", "(s)"]
+                                           "unfilled", "English ['bid', 'phase']", "unfilled",
+                                           "(s)"]
     assert problems(["你的屏风后只有2个markers"], "zh-TW")

@@ -139,7 +139,8 @@ def _form_items(form: Form, picks: list[int], lang: str) -> list[Component]:
                                 "success" if on else "secondary"))
         else:
             items.append(Select(f"f{i}", field.label, tuple(
-                Choice(f"{field.label}: {label}"[:100], str(j), default=j == picks[i])
+                Choice(t("bot.hidden.prompt.choice", lang, field=field.label, value=label)[:100],
+                       str(j), default=j == picks[i])
                 for j, (_, label) in enumerate(field.choices[:MAX_OPTIONS])), state))
     if len(items) < MAX_BUTTONS:
         items.append(Button("ok", t("bot.hidden.submit", lang), state))
