@@ -20,6 +20,8 @@ def forms(template: i18n.Template) -> list[str]:
 
 NOTATION = re.compile(r"`[^`]*`|\{[^}]*\}|<[^>]*>|https?://\S+")
 WORD = re.compile(r"[^\W\d_]+")
+LATIN = re.compile(r"[A-Za-z]+")
+"""A run of Latin letters: in Chinese text it stands between characters without a space."""
 NAMES = frozenset({
     "giants", "giganten", "make", "tangata", "manu", "moai", "ahu", "rongo", "hudson", "jet",
     "standard", "oil", "industries", "inc", "trust", "us", "discord", "rapa", "nui", "png",
@@ -68,7 +70,7 @@ def english_words(text: str, allowed: frozenset[str], lang: str = "es") -> set[s
     if lang in LATIN_SCRIPT:
         return {w for w in WORD.findall(bare)
                 if w.lower() in english_game_words() and w.lower() not in allowed}
-    return {w for w in WORD.findall(bare) if w.isascii() and len(w) > 2
+    return {w for w in LATIN.findall(bare) if len(w) > 2
             and w.lower() not in NAMES | PLACES and w.lower() not in allowed}
 
 
