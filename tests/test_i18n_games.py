@@ -1,4 +1,4 @@
-"""Whole games in Spanish, Russian and Traditional Chinese through the simulated Discord: every
+"""Whole games in Spanish, Russian and both Chinese scripts through the simulated Discord: every
 text the bot sends (channel, threads, DMs, ephemerals, buttons, selects, autocomplete) is in the
 game's language, with no English outside notation, no key or placeholder left unfilled and no
 "(s)" standing in for a plural.
@@ -16,7 +16,7 @@ from scripts import table_report
 from tests.words import english_words, locale_words
 
 GAMES = {"makemake": ["round_limit=3"], "giants": ["round_limit=2"], "giganten": []}
-LOCALES = {"es": "es-ES", "ru": "ru", "zh-TW": "zh-TW"}
+LOCALES = {"es": "es-ES", "ru": "ru", "zh-CN": "zh-CN", "zh-TW": "zh-TW"}
 KEY = re.compile(r"\b(?:bot|render|rules|term|count)\.[a-z_]+\.[a-z_.]+")
 PLACEHOLDER = re.compile(r"\{[a-z_]+(?::[a-z_.]+)?\}")
 
