@@ -12,7 +12,7 @@ from bot.constants import MAX_ECHO
 from bot.games import GameUI, game_ui
 from bot.host.sessions import Refusal, Seat, Session, Step
 from bot.host.store import SeatChangeRow
-from render.i18n import has, join, rule_error, t
+from render.i18n import has, join, rule_error, t, term
 from rules.core import IllegalAction
 
 
@@ -29,8 +29,7 @@ def colour_name(colour: str, lang: str) -> str:
 
 def ai_name(level: str | None, lang: str) -> str:
     """An AI level (``greedy``, ``random``) in words."""
-    key = f"term.ai.{level}"
-    return t(key, lang) if has(key, lang) else str(level)
+    return term("ai", str(level), lang)
 
 
 def game_name(game: str, lang: str) -> str:
