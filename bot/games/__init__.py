@@ -13,6 +13,7 @@ from bot.games._ui import (
     GameUI,
     Select,
     choice_name,
+    colour_name,
     component_key,
 )
 
@@ -32,4 +33,4 @@ def game_ui(game: str) -> GameUI:
 
 
 __all__ = ["MAX_CHOICE_NAME", "PLAYABLE", "Button", "Choice", "Component", "Field", "Form",
-           "GameUI", "Select", "choice_name", "component_key", "game_ui"]
+           "GameUI", "Select", "choice_name", "colour_name", "component_key", "game_ui"]

@@ -41,7 +41,7 @@ def fit(text: str, most: int) -> str:
     return head.rstrip() + "…"
 
 
-def colour_word(colour: str, lang: str) -> str:
+def colour_name(colour: str, lang: str) -> str:
     """A seat colour's name (``bot.colour.<colour>``), or the colour capitalised."""
     key = f"bot.colour.{colour}"
     return t(key, lang) if has(key, lang) else colour.capitalize()

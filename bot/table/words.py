@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.constants import MAX_ECHO
-from bot.games import GameUI, game_ui
+from bot.games import GameUI, colour_name, game_ui
 from bot.host.sessions import Refusal, Seat, Session, Step
 from bot.host.store import SeatChangeRow
 from render.i18n import has, join, rule_error, t, term
@@ -20,11 +20,6 @@ def game_text(game: str, key: str, lang: str, /, **params: Any) -> str:
     """``bot.<key>`` in the game's own words when it has them (``bot.<game>.<key>``)."""
     own = f"bot.{game}.{key}"
     return t(own if has(own, lang) else f"bot.{key}", lang, **params)
-
-
-def colour_name(colour: str, lang: str) -> str:
-    key = f"bot.colour.{colour}"
-    return t(key, lang) if has(key, lang) else colour.capitalize()
 
 
 def ai_name(level: str | None, lang: str) -> str:

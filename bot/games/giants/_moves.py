@@ -7,7 +7,7 @@ catalogue, colours from ``bot.colour.*``.
 
 from __future__ import annotations
 
-from bot.games._ui import colour_word, path_words
+from bot.games._ui import colour_name, path_words
 from render.i18n import t
 from rules.core import IllegalAction
 from rules.giants.actions import (
@@ -84,7 +84,7 @@ def _move(mv: Move, lang: str) -> str:
     if not clauses:
         clauses.append(t("move.giants.move.item", lang, item=mv.item))
     if mv.favour:
-        clauses.append(t("move.giants.move.favour", lang, colour=colour_word(mv.favour, lang)))
+        clauses.append(t("move.giants.move.favour", lang, colour=colour_name(mv.favour, lang)))
     return _chain(clauses, lang)
 
 

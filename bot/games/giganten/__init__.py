@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, colour_word
+from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, colour_name
 from bot.games.giganten import _changes, _facts, _moves
 from render import giganten as art
 from render.giganten import money
@@ -286,7 +286,7 @@ def entries(line: str, lang: str) -> str:
             out.append(t("bot.giganten.entry.drop", lang, label=label))
         elif via:
             shown = t("bot.giganten.via.black_short", lang) if via == "black" \
-                else colour_word(via, lang)
+                else colour_name(via, lang)
             out.append(t("bot.giganten.entry.paid", lang, label=label,
                          company=company_name(company, lang), via=shown))
         else:
@@ -301,7 +301,7 @@ def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Componen
     high = auction["high_bid"]
     company = company_name(auction["company"], lang)
     info = t("bot.giganten.button.high", lang, company=company, bid=high,
-             name=colour_word(auction["high_bidder"], lang)) \
+             name=colour_name(auction["high_bidder"], lang)) \
         if auction["high_bidder"] else t("bot.giganten.button.no_bid", lang, company=company)
     items: list[Component] = [Button("info", _label(info), style="secondary", disabled=True)]
     for step in (1, 2):

@@ -7,7 +7,7 @@ Every word comes from the ``move.giganten.*`` keys of the catalogue, companies f
 
 from __future__ import annotations
 
-from bot.games._ui import colour_word, path_words
+from bot.games._ui import colour_name, path_words
 from render.i18n import t
 from rules.core import IllegalAction
 from rules.giganten.actions import (
@@ -80,7 +80,7 @@ def _entry(entry: Entry, lang: str) -> str:
     if entry.via == "black":
         return t("move.giganten.entry.black", lang, label=entry.label, company=name)
     return t("move.giganten.entry.rival", lang, label=entry.label, company=name,
-             colour=colour_word(entry.via, lang))
+             colour=colour_name(entry.via, lang))
 
 
 def company(company_id: str, lang: str) -> str:
