@@ -38,22 +38,21 @@ log = logging.getLogger(__name__)
 
 UNCHOSEN_LOCALE = "en-US"
 """Discord's preferred locale for a server that has not picked one."""
+SPOKEN = frozenset(lang.split("-")[0] for lang in LANGUAGES)
+"""The languages the bot speaks, whatever their region or script (``zh`` for both Chinese)."""
 
 
 def server_language(interaction: discord.Interaction, fallback: str) -> str:
-    """A new game's default language: the server's preferred locale when we speak it (a
-    locale of another language maps to our default, which is not a match), else
+    """A new game's default language: the server's preferred locale when we speak it, else
     ``fallback``. ``en-US`` is what Discord gives every server that never chose: it leaves the
     choice to ``BOT_LANGUAGE``."""
     guild = interaction.guild
     preferred = guild.preferred_locale if guild is not None else interaction.guild_locale
     locale = str(preferred) if preferred is not None else ""
-    if locale == UNCHOSEN_LOCALE:
+    base = locale.replace("_", "-").split("-")[0].lower()
+    if locale in ("", UNCHOSEN_LOCALE) or base not in SPOKEN:
         return fallback
-    lang = i18n_language(locale)
-    if locale and lang.split("-")[0].lower() == locale.replace("_", "-").split("-")[0].lower():
-        return lang
-    return fallback
+    return i18n_language(locale)
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
