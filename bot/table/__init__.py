@@ -64,6 +64,7 @@ from bot.table.words import (
     game_name,
     game_text,
     mentions,
+    options_notation,
     result_title,
     seat_label,
     standings,
@@ -412,8 +413,8 @@ def lobby_post(session: Session, lang: str | None = None) -> Post:
     fields = [(t("bot.lobby.seats", lang, count=len(session.seats), max=module.MAX_SEATS),
                "\n".join(seat_label(s, lang) for s in session.seats)
                or t("bot.lobby.empty", lang)),
-              (t("bot.lobby.options", lang), " ".join(f"`{o}`" for o in session.row.options.split())
-               or t("bot.lobby.defaults", lang)),
+              (t("bot.lobby.options", lang),
+               options_notation(session.row.options) or t("bot.lobby.defaults", lang)),
               (t("bot.lobby.ai_level", lang), ai_name(session.row.ai_level, lang))]
     if session.row.turn_seconds:
         fields.append((t("bot.lobby.turn_time", lang),

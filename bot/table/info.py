@@ -19,7 +19,14 @@ from bot.host.sessions import Session
 from bot.host.store import PlayerStats, Rating
 from bot.table import Embed, now_text
 from bot.table.private import owes_secret, pending_humans
-from bot.table.words import ai_name, colour_name, game_name, mentions, seat_label
+from bot.table.words import (
+    ai_name,
+    colour_name,
+    game_name,
+    mentions,
+    options_notation,
+    seat_label,
+)
 from render.i18n import join, t
 
 MAX_EMBED_TOTAL = 6000
@@ -145,8 +152,7 @@ def rules_embed(game: str, lang: str, options: str | None = None) -> Embed:
     fields = [(t("bot.info.rules.decisions", lang), t(f"bot.rules.{game}.decisions", lang))]
     if options is not None:
         fields.append((t("bot.info.rules.options", lang),
-                       " ".join(f"`{o}`" for o in options.split())
-                       or t("bot.info.rules.defaults", lang)))
+                       options_notation(options) or t("bot.info.rules.defaults", lang)))
     return Embed(title=t(f"bot.rules.{game}.title", lang),
                  description=t(f"bot.rules.{game}.body", lang), fields=tuple(fields))
 

@@ -50,6 +50,11 @@ def mentions(session: Session, colours: list[str] | tuple[str, ...], lang: str) 
     return join([seat_label(s, lang) for c in colours if (s := session.seat(c))], lang)
 
 
+def options_notation(options: str) -> str:
+    """A game's options as they are typed, each in backticks: `round_limit=3` `quick=yes`."""
+    return " ".join(f"`{option}`" for option in options.split())
+
+
 def echo(text: str) -> str:
     """User input repeated in an answer, cut so that no answer passes Discord's limits."""
     text = " ".join(text.split())
