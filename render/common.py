@@ -107,7 +107,8 @@ class SeatColour:
 
 def mix(a: RGB, b: RGB, share_of_b: float) -> RGB:
     """The colour ``share_of_b`` of the way from ``a`` to ``b``."""
-    return tuple(round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    red, green, blue = (round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))
+    return red, green, blue
 
 
 _FILLS: dict[str, tuple[RGB, RGB]] = {
