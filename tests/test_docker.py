@@ -125,7 +125,7 @@ def test_the_file_is_read_as_docker_reads_it() -> None:
     ".git/HEAD", ".pytest_cache/v/cache/nodeids", ".mypy_cache/3.11/bot/app.meta.json",
     ".ruff_cache/CACHEDIR.TAG", ".hypothesis/examples/ab/cd", "build/lib/bot/app.py",
     "dist/rapanui_games-0.1.0-py3-none-any.whl", "rapanui_games.egg-info/PKG-INFO",
-    "tests/test_docker.py", "scripts/benchmark.py", "board.png", ".env",
+    "tests/test_docker.py", "scripts/benchmark.py", "board.png", ".env", "rapanui.env",
 ])
 def test_the_context_leaves_out(path: str) -> None:
     assert DockerIgnore.of(ROOT).excludes(path), path
