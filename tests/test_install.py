@@ -37,9 +37,9 @@ def clean_env() -> dict[str, str]:
             if name not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")}
 
 
-def run(*args: str | Path, cwd: Path, **kwargs: object) -> subprocess.CompletedProcess[str]:
+def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     done = subprocess.run([str(a) for a in args], cwd=cwd, env=clean_env(), text=True,
-                          capture_output=True, **kwargs)  # type: ignore[call-overload]
+                          capture_output=True)
     assert done.returncode == 0, f"{args} failed:\n{done.stdout}\n{done.stderr}"
     return done
 
@@ -77,8 +77,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     python = base / "venv" / "bin" / "python"
     pip = (python, "-m", "pip")
     # The Dockerfile's two installs, word for word.
-    lock_install = ("pip install --no-cache-dir --no-deps -r requirements.lock")
-    code_install = ("pip install --no-cache-dir --no-deps .")
+    lock_install = "pip install --no-cache-dir --no-deps -r requirements.lock"
+    code_install = "pip install --no-cache-dir --no-deps ."
     assert ("RUN", lock_install) in DOCKERFILE
     assert ("RUN", code_install + " && pip check") in DOCKERFILE
     run(*pip, *lock_install.split()[1:], cwd=source)
