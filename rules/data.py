@@ -14,7 +14,13 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 DATA_PACKAGE = "rapanui_data"
-DATA_DIR: Traversable = files(DATA_PACKAGE)
+try:
+    DATA_DIR: Traversable = files(DATA_PACKAGE)
+except ModuleNotFoundError as exc:  # an install made before data/ became a package
+    raise ModuleNotFoundError(
+        f"the package {DATA_PACKAGE} (the project's data/ folder) is not installed: "
+        "install the project again (pip install . or pip install -e .)",
+        name=DATA_PACKAGE) from exc
 """The installed data: the boards here, ``fonts/`` and ``i18n/<locale>/`` below."""
 BOARDS = ("giants_board.json", "giganten_data.json", "makemake_board.json")
 """Every data file of :func:`load`: the boards and cards of the three games."""

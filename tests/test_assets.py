@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,6 +42,16 @@ def test_the_data_is_read_from_the_installed_package() -> None:
     assert Path(str(data.DATA_DIR)) == Path(rapanui_data.__file__).parent
     assert Path(str(i18n.I18N_DIR)) == Path(str(data.DATA_DIR)) / "i18n"
     assert Path(common.font_file(common.CJK_FONT)).is_file()
+
+
+def test_an_install_without_the_data_package_says_what_to_do() -> None:
+    script = "import sys; sys.modules['rapanui_data'] = None; import rules.data"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "ModuleNotFoundError: the package rapanui_data (the project's data/ folder) is not "
+        "installed: install the project again (pip install . or pip install -e .)")
 
 
 def test_an_intact_copy_has_no_problem(copy: Path) -> None:
