@@ -16,6 +16,7 @@ from bot.host.sessions import Host
 from bot.host.store import Store
 from bot.settings import Settings
 from bot.translator import CatalogueTranslator
+from render import assets
 from render.i18n import language
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,12 @@ class GameBot(commands.Bot):
         interacted yet; their private messages speak the game's language."""
 
     async def setup_hook(self) -> None:
-        """Open the store, reload every game, register commands and persistent components."""
+        """Check the shipped data, open the store, reload every game, register commands and
+        persistent components. Missing or broken data (a catalogue, a font, a board) stops the
+        start with a RuntimeError naming each problem, before anything else happens."""
+        problems = assets.problems()
+        if problems:
+            raise RuntimeError("the shipped data is broken: " + "; ".join(problems))
         self.store = await Store.open(self.settings.db_path, self.settings.clock)
         self.host = Host(self.store, self.settings.seed_source)
         await self.host.load()
