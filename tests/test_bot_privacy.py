@@ -247,3 +247,30 @@ async def test_with_no_retention_the_games_go_at_once(tmp_path) -> None:
         await env.shutdown()
         if bot.store is not None:
             await bot.store.close()
+
+
+async def test_a_removal_while_the_bot_was_away_is_noticed_at_start(
+        simcord_env, settings, new_bot) -> None:  # noqa: F811
+    env = simcord_env
+    clock = settings.clock
+    guild, other = env.create_guild("left"), env.create_guild("other")
+    alice = guild.add_member(env.create_user("alice"))
+    cleo = other.add_member(env.create_user("cleo"))
+    channel = guild.create_text_channel("games")
+    lobby = await open_game(env, channel, alice, ai_seats=2)
+    await start(env, channel, alice, lobby)
+    game_id = session_in(env, channel).id
+    await open_game(env, other.create_text_channel("games"), cleo)
+    await env.bot.remove_cog("Departures")  # the bot does not hear of the removal
+    await env.bot.get_guild(guild.id).leave()
+    await env.settle()
+    assert await env.bot.games.store.departures() == {}
+    await env.restart_bot(new_bot())
+    assert set(await env.bot.games.store.departures()) == {guild.id}
+    assert (await env.bot.games.get(game_id)).status == "aborted"
+    assert env.bot.games.in_channel(channel.id) is None
+    clock.advance(30 * DAY)
+    await env.advance_time(settings.reconcile_tick)
+    assert await env.bot.games.store.game(game_id) is None
+    assert await env.bot.games.store.guilds_with_games() == {other.id}
+    assert not env.bot.unexpected_errors

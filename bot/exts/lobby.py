@@ -5,6 +5,11 @@ shows afterwards is the outbox's to keep up to date.
 A new game speaks the language given with ``language:``, else the server's preferred locale
 when it is one of ours (and not Discord's untouched ``en-US``), else the bot's default
 (``BOT_LANGUAGE``).
+
+Before opening a lobby the bot reads its own permissions in the channel (sent with the
+interaction): without one a game needs there, ``/game new`` refuses, naming it as Discord does
+in the user's language; without the thread permissions the lobby opens, and the creator is told
+the game will play in the channel and which permission would give it a thread.
 """
 
 from __future__ import annotations

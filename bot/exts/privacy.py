@@ -45,19 +45,40 @@ class Departures(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.departed(guild.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Servers the bot was removed from while it was not running: every server with
+        games that Discord no longer lists (a server in an outage is listed, unavailable)."""
+        store = self.bot.games.store
+        present = {guild.id for guild in self.bot.guilds}
+        known = set(await store.departures())
+        for guild_id in sorted(await store.guilds_with_games() - present - known):
+            await self.departed(guild_id)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.back(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self.back(guild.id)
+
+    async def departed(self, guild_id: int) -> None:
+        """Recorded now; the server's active games end at once (0 days: all its games go)."""
         host = self.bot.games
-        await host.store.set_departure(guild.id)
-        ended = await host.end_guild(guild.id)
+        await host.store.set_departure(guild_id)
+        ended = await host.end_guild(guild_id)
         log.info("removed from server %s: %d game(s) ended; its games are deleted in %d "
-                 "day(s) unless the bot comes back", guild.id, len(ended),
+                 "day(s) unless the bot comes back", guild_id, len(ended),
                  self.bot.settings.purge_after_days)
         if self.bot.settings.purge_after_days == 0:
             await host.purge(self.bot.settings.clock(), 0)
 
-    @commands.Cog.listener()
-    async def on_guild_join(self, guild: discord.Guild) -> None:
-        if await self.bot.games.store.cancel_departure(guild.id):
-            log.info("back in server %s: its games are kept", guild.id)
+    async def back(self, guild_id: int) -> None:
+        if await self.bot.games.store.cancel_departure(guild_id):
+            log.info("back in server %s: its games are kept", guild_id)
 
 
 async def setup(bot: GameBot) -> None:

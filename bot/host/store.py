@@ -1012,6 +1012,13 @@ class Store:
             rows = await cur.fetchall()
         return {r["guild_id"]: r["left_at"] for r in rows}
 
+    async def guilds_with_games(self) -> set[int]:
+        """Every server that has a game in the store."""
+        async with self.db.execute("SELECT DISTINCT guild_id FROM games"
+                                   " WHERE guild_id IS NOT NULL") as cur:
+            rows = await cur.fetchall()
+        return {r[0] for r in rows}
+
     async def delete_guild(self, guild_id: int) -> Purged:
         """Everything the bot keeps of one server, in ONE transaction: its games with their
         seats, actions, snapshots, messages, results and seat changes, its ratings, its
