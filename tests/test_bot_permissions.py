@@ -206,10 +206,16 @@ async def test_a_missing_permission_is_named_in_the_users_language(
     assert not env.bot.unexpected_errors
 
 
-async def test_a_mention_is_only_a_message(simcord_env, caplog) -> None:
+async def test_a_mention_is_only_a_message(simcord_env, caplog, monkeypatch) -> None:
     """No prefix commands: mentioning the bot in a channel or a DM logs no error and gets no
     answer, and a choice typed in a DM still works."""
     env = simcord_env
+    processed: list[discord.Message] = []
+
+    async def process_commands(message: discord.Message) -> None:
+        processed.append(message)
+
+    monkeypatch.setattr(env.bot, "process_commands", process_commands)
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     alice, bob, cleo = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "cleo"))
@@ -222,5 +228,6 @@ async def test_a_mention_is_only_a_message(simcord_env, caplog) -> None:
     assert len(mention) == 1, "a DM is read as a typed choice, never as a command"
     await type_choice(env, alice, "bid 0m")
     assert session.seat_of(alice.id) is not None and "red" not in session.pending()
+    assert processed == [], "no message is ever read as a command"
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert not env.bot.unexpected_errors
