@@ -30,12 +30,21 @@ class GameTree(app_commands.CommandTree):
         await _answer.report(interaction, error)
 
 
+def game_intents() -> discord.Intents:
+    """Exactly the gateway events the bot uses: servers and their channels (``guilds``),
+    choices typed in DMs (``dm_messages``: a DM's text needs no privileged intent) and a
+    table message deleted by hand (``guild_messages``, for ``on_raw_message_delete``)."""
+    return discord.Intents(guilds=True, dm_messages=True, guild_messages=True)
+
+
 class GameBot(commands.Bot):
-    """A Discord bot hosting board games per channel. Build it with :func:`bot.create_bot`."""
+    """A Discord bot hosting board games per channel. Build it with :func:`bot.create_bot`.
+
+    A ``commands.Bot`` for its extensions and cogs, but without prefix commands: messages are
+    never read as commands (:meth:`on_message`), so a mention of the bot is just a message."""
 
     def __init__(self, settings: Settings) -> None:
-        intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+        super().__init__(command_prefix=(), intents=game_intents(),
                          tree_cls=GameTree, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
@@ -89,6 +98,9 @@ class GameBot(commands.Bot):
             await self.store.set_user_language(user, lang)
         except Exception:
             log.exception("could not store the language of user %s", user)
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """No prefix commands: the cogs' own listeners (typed DMs) see every message."""
 
     def language_of(self, user_id: int, fallback: str) -> str:
         """The language of private messages to this user: theirs once known, else ``fallback``

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import discord
+
 MAX_AUTOCOMPLETE = 25
 """Discord shows at most 25 autocomplete choices."""
 SMALL_CHOICE = 5
@@ -30,6 +32,8 @@ PING_AFTER = 180.0
 """Seconds without acting in a game after which a human who must act is pinged."""
 RECONCILE_TICK = 60.0
 """Seconds between two reconciliations of every game (what a failed call missed)."""
+PURGE_AFTER_DAYS = 30
+"""Default days between the bot's removal from a server and the deletion of its games."""
 RETRY_FIRST = 2.0
 RETRY_MOST = 120.0
 """Backoff after a failed Discord call: doubles from the first to the most, per game."""
@@ -41,7 +45,21 @@ PROMPT_ID = (r"p:(?P<game>[0-9]+):(?P<colour>[a-z]+):(?P<turn>[0-9]+):(?P<what>[
              r":(?P<state>[0-9.]*)")
 PROMPT_SELECT_ID = "ps" + PROMPT_ID[1:]
 OPEN_ID = r"hopen:(?P<game>[0-9]+)"
+FORGET_ID = r"forget:(?P<user>[0-9]+)"
 BID_MODAL_ID = "ggbid:{game}:{seq}"
+
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+    read_message_history=True, create_public_threads=True, send_messages_in_threads=True)
+"""Exactly what the bot uses, asked for by the invite link (309237763072): it sees the
+channel, posts the table (embeds with the board as an attached image), opens a public thread
+under the lobby card (which needs the channel's history) and posts in that thread. Nothing
+else: it deletes and edits only its own messages and reacts only in DMs."""
+NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files",
+                      "read_message_history")
+"""Without any of these a game cannot be shown in the channel: ``/game new`` refuses."""
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+"""Without these a game plays in its channel instead of a thread of its own."""
 
 EMBED_COLOUR = 0x8B5A2B
 """Volcanic brown, for lobby and result embeds."""

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.constants import PING_AFTER, RECONCILE_TICK
+from bot.constants import PING_AFTER, PURGE_AFTER_DAYS, RECONCILE_TICK
 from bot.host.clock import Clock, system_clock
 from render.i18n import DEFAULT, LANGUAGES
 from render.i18n import language as i18n_language
@@ -40,10 +40,14 @@ class Settings:
     stalled games)."""
     ping_after: float = PING_AFTER
     """A human who must act is pinged once they have not acted in the game for this long."""
+    purge_after_days: int = PURGE_AFTER_DAYS
+    """Days after the bot is removed from a server until every game of that server is deleted
+    (0: at once); inviting the bot back before then keeps them."""
     extensions: tuple[str, ...] = field(
         default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.dms",
                  "bot.exts.timers", "bot.exts.watch", "bot.exts.info",
-                 "bot.exts.pace", "bot.exts.seats", "bot.exts.records"))
+                 "bot.exts.pace", "bot.exts.seats", "bot.exts.records",
+                 "bot.exts.privacy"))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -67,4 +71,16 @@ class Settings:
             sync_commands=env.get("SYNC_COMMANDS", "yes").strip().lower()
             not in ("0", "no", "false"),
             guild_id=int(guild) if guild else None,
+            purge_after_days=purge_days(env.get("PURGE_AFTER_DAYS", "")),
         )
+
+
+def purge_days(given: str) -> int:
+    """``PURGE_AFTER_DAYS``: a whole number of days, 0 or more (unset: :data:`PURGE_AFTER_DAYS`)."""
+    text = given.strip()
+    if not text:
+        return PURGE_AFTER_DAYS
+    if not text.isdecimal() or not text.isascii():
+        raise ValueError(f"PURGE_AFTER_DAYS must be a whole number of days, 0 or more, "
+                         f"not {given!r}")
+    return int(text)

@@ -40,7 +40,7 @@ def test_settings_from_environment() -> None:
     assert plain.extensions == ("bot.exts.errors", "bot.exts.lobby", "bot.exts.play",
                                 "bot.exts.dms", "bot.exts.timers", "bot.exts.watch",
                                 "bot.exts.info", "bot.exts.pace", "bot.exts.seats",
-                                "bot.exts.records")
+                                "bot.exts.records", "bot.exts.privacy")
     custom = Settings.from_env({"DISCORD_TOKEN": " abc ", "GAMES_DB": "/tmp/x.db",
                                 "BOT_LANGUAGE": "ES", "LOG_LEVEL": "debug", "GUILD_ID": "42",
                                 "SYNC_COMMANDS": "no"})

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.constants import (
+    FORGET_ID,
     LOBBY_ID,
     MAX_CUSTOM_ID,
     MAX_LABEL,
@@ -24,7 +25,7 @@ from bot.constants import (
     TABLE_ID,
     TABLE_SELECT_ID,
 )
-from bot.exts import _act
+from bot.exts import _act, _privacy
 from bot.exts._answer import report
 from bot.games import Button, Component, Select
 
@@ -91,6 +92,23 @@ class LobbyButton(_Item, template=LOBBY_ID):
 
     async def run(self, interaction: discord.Interaction) -> None:
         await _act.lobby(interaction, self.game_id, self.op)
+
+
+class ForgetButton(_Item, template=FORGET_ID):
+    """``/game forget-me``'s confirm button: ``forget:<user>``, pressed by that user only."""
+
+    def __init__(self, user_id: int, label: str = "forget") -> None:
+        super().__init__(_button(f"forget:{user_id}", Button("forget", label,
+                                                             style="danger")))
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ForgetButton:
+        return cls(int(match["user"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _privacy.confirm(interaction, self.user_id)
 
 
 class TableButton(_Item, template=TABLE_ID):
@@ -189,7 +207,8 @@ class OpenButton(_Item, template=OPEN_ID):
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
-    LobbyButton, TableButton, TableSelect, PromptButton, PromptSelect, OpenButton)
+    LobbyButton, TableButton, TableSelect, PromptButton, PromptSelect, OpenButton,
+    ForgetButton)
 """Every dynamic item, registered once at start-up."""
 
 

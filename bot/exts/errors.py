@@ -1,6 +1,7 @@
 """The central error handler's extension: :class:`bot.app.GameTree` sends every slash-command
-error to :func:`bot.exts._answer.report`, and every component reports its own; a mention of the
-bot (the prefix-command machinery, unused) is ignored instead of logged as an error."""
+error to :func:`bot.exts._answer.report`, and every component reports its own. There are no
+prefix commands (:meth:`bot.app.GameBot.on_message` never reads a message as one), so a
+mention of the bot reaches no command machinery and no error handler."""
 
 from __future__ import annotations
 
@@ -13,12 +14,7 @@ if TYPE_CHECKING:
 
 
 class Errors(commands.Cog):
-    @commands.Cog.listener()
-    async def on_command_error(self, ctx: commands.Context[GameBot],
-                               error: commands.CommandError) -> None:
-        """No prefix commands exist: "command not found" after a mention is not an error."""
-        if not isinstance(error, commands.CommandNotFound):
-            raise error
+    """Kept as the home of the error handling; slash commands report through the tree."""
 
 
 async def setup(bot: GameBot) -> None:

@@ -5,6 +5,11 @@ shows afterwards is the outbox's to keep up to date.
 A new game speaks the language given with ``language:``, else the server's preferred locale
 when it is one of ours (and not Discord's untouched ``en-US``), else the bot's default
 (``BOT_LANGUAGE``).
+
+Before opening a lobby the bot reads its own permissions in the channel (sent with the
+interaction): without one a game needs there, ``/game new`` refuses, naming it as Discord does
+in the user's language; without the thread permissions the lobby opens, and the creator is told
+the game will play in the channel and which permission would give it a thread.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.constants import MAX_CONTENT
+from bot.constants import MAX_CONTENT, NEEDED_PERMISSIONS, THREAD_PERMISSIONS
 from bot.exts import _group
 from bot.exts._act import best_effort, bot_of, user_lang
 from bot.exts._answer import answer
@@ -25,7 +30,7 @@ from bot.host.sessions import Refusal
 from bot.table import desired, lobby_post
 from bot.table.words import game_name, refusal_text
 from bot.translator import ls
-from render.i18n import LANGUAGES, t
+from render.i18n import LANGUAGES, join, t
 from render.i18n import NAMES as LANGUAGE_NAMES
 from render.i18n import language as i18n_language
 from rules.ai import LEVELS
@@ -53,6 +58,38 @@ def server_language(interaction: discord.Interaction, fallback: str) -> str:
     if locale in ("", UNCHOSEN_LOCALE) or base not in SPOKEN:
         return fallback
     return i18n_language(locale)
+
+
+def lacking(interaction: discord.Interaction, names: tuple[str, ...]) -> list[str]:
+    """Which of these permissions the bot lacks in the interaction's channel (Discord sends
+    the bot's own permissions there with every interaction)."""
+    have = interaction.app_permissions
+    return [name for name in names if not getattr(have, name)]
+
+
+def needed_here(interaction: discord.Interaction) -> tuple[str, ...]:
+    """What a game needs in this channel: in a thread, posting there is Send Messages in
+    Threads."""
+    if isinstance(interaction.channel, discord.Thread):
+        return tuple("send_messages_in_threads" if name == "send_messages" else name
+                     for name in NEEDED_PERMISSIONS)
+    return NEEDED_PERMISSIONS
+
+
+async def thread_lacking(interaction: discord.Interaction) -> list[str]:
+    """The thread permissions the bot lacks here, when a game here would get a thread (a
+    text channel of a server that allows threads); empty otherwise."""
+    if not isinstance(interaction.channel, discord.TextChannel) or not await bot_of(
+            interaction).games.store.threads_allowed(interaction.guild_id):
+        return []
+    return lacking(interaction, THREAD_PERMISSIONS)
+
+
+def permission_text(key: str, missing: list[str], lang: str) -> str:
+    """``key`` (a ``bot.permission.*`` message) naming the missing permissions as Discord
+    names them in ``lang``."""
+    names = [f"**{t(f'bot.permission.{name}', lang)}**" for name in missing]
+    return t(key, lang, count=len(missing), permissions=join(names, lang))
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
@@ -97,6 +134,11 @@ async def new(interaction: discord.Interaction, game: str,
         if flag is not None:
             given[name] = ("yes" if flag else "no") if isinstance(flag, bool) else str(flag)
     lang = user_lang(interaction)
+    missing = lacking(interaction, needed_here(interaction))
+    if missing:
+        await answer(interaction, permission_text("bot.permission.missing", missing, lang))
+        return
+    no_thread = await thread_lacking(interaction)
     try:
         session = await bot_of(interaction).games.create(
             channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
@@ -119,6 +161,9 @@ async def new(interaction: discord.Interaction, game: str,
         return
     await bot_of(interaction).games.set_lobby_message(session.id, message.id)
     await bot_of(interaction).outbox.adopt(session.id, "lobby", message, post)
+    if no_thread:
+        await best_effort("say the game has no thread", interaction.followup.send(
+            permission_text("bot.permission.no_thread", no_thread, lang), ephemeral=True))
 
 @app_commands.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.description"))
 async def status(interaction: discord.Interaction) -> None:
@@ -158,7 +203,11 @@ async def threads(interaction: discord.Interaction, enabled: bool) -> None:
         await answer(interaction, t("bot.error.not_allowed", lang))
         return
     await bot_of(interaction).games.store.set_threads_allowed(interaction.guild_id, enabled)
-    await answer(interaction, t("bot.threads.on" if enabled else "bot.threads.off", lang))
+    text = t("bot.threads.on" if enabled else "bot.threads.off", lang)
+    missing = await thread_lacking(interaction) if enabled else []
+    if missing:
+        text += "\n" + permission_text("bot.permission.threads_here", missing, lang)
+    await answer(interaction, text)
 
 @app_commands.command(name=ls("bot.cmd.abort.name"), description=ls("bot.cmd.abort.description"))
 async def abort(interaction: discord.Interaction) -> None:

@@ -1,5 +1,6 @@
 """The clocks: turn deadlines (a reminder, then the AI plays for the late player) and the
-outbox's tick, which resumes stalled games and reconciles every game with Discord.
+outbox's tick, which deletes the games of servers the bot left long enough ago, resumes
+stalled games and reconciles every game with Discord.
 
 Deadlines are absolute times in the store, read against the injected clock, so a restart
 re-arms them by itself and tests move time without sleeping.
@@ -49,8 +50,14 @@ class Timers(commands.Cog):
 
     @tasks.loop(seconds=60)
     async def reconcile(self) -> None:
-        """At start-up (the first run) and then periodically: what a failed call missed, the
-        pings of players gone quiet, and chance or AI steps a failure interrupted."""
+        """At start-up (the first run) and then periodically: the games of servers the bot
+        left ``PURGE_AFTER_DAYS`` ago are deleted; then what a failed call missed, the pings
+        of players gone quiet, and chance or AI steps a failure interrupted."""
+        try:
+            await self.bot.games.purge(self.bot.settings.clock(),
+                                       self.bot.settings.purge_after_days)
+        except Exception:
+            log.exception("deleting the games of departed servers failed; the next tick tries")
         try:
             await self.bot.outbox.reconcile_all()
         except Exception:

@@ -21,7 +21,7 @@ import aiosqlite
 
 from bot.host.clock import Clock, stamp, system_clock
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
 
@@ -203,12 +203,29 @@ UPDATE games SET language = 'zh-CN' WHERE language = 'zh';
 interaction (NULL: not known yet), for every private message to them; and Simplified Chinese
 is stored under Discord's code ``zh-CN`` (it was ``zh``)."""
 
+_DEPARTURES = """
+CREATE TABLE guild_departures (
+    guild_id  INTEGER PRIMARY KEY,
+    left_at   TEXT    NOT NULL
+);
+"""
+"""Servers the bot was removed from, and when: their games are deleted once the retention
+(``PURGE_AFTER_DAYS``) has passed, unless the bot is invited back before."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
-                              9: _LANGUAGES}
+                              9: _LANGUAGES, 10: _DEPARTURES}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
 AWAY_AFTER = 2
 """Timeouts in a row after which a seat is marked away."""
+FORMER_ID = 0
+"""The user id a forgotten player's seats, seat changes and games keep (no Discord user has
+it): the record stays, "a former player" held the seat."""
+FORMER_PLAYER = "former"
+"""How a forgotten player's results name them (``results.player`` holds user ids as text)."""
+GAME_TABLES = ("seats", "actions", "snapshots", "messages", "hidden_seats", "takebacks",
+               "seat_changes", "results")
+"""Every table whose rows belong to one game (``game_id``)."""
 
 
 @dataclass(frozen=True)
@@ -286,6 +303,27 @@ class SeatChangeRow:
     old_id: int | None
     by_id: int | None
     at: str = ""
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What :meth:`Store.forget_user` removed or made anonymous."""
+
+    settings: int
+    """User settings rows deleted (language, turn DMs): 0 or 1."""
+    ratings: int
+    """Rating rows deleted (one per server and game)."""
+    results: int
+    """Finished games whose result no longer names the player."""
+
+
+@dataclass(frozen=True)
+class Purged:
+    """What :meth:`Store.delete_guild` deleted for one server."""
+
+    guild_id: int
+    games: int
+    ratings: int
 
 
 @dataclass(frozen=True)
@@ -913,6 +951,102 @@ class Store:
             await run(db, "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?)"
                       " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
                       (guild_id, int(allowed)))
+
+
+    # --- privacy ---------------------------------------------------------------------------------
+
+    async def forget_user(self, user_id: int) -> Forgotten:
+        """Remove a user from the database in ONE transaction: their settings and ratings are
+        deleted; wherever a game keeps them (a seat, its name, a seat change, the creator,
+        who paused it, a message's holder, a result) the game stays and holds
+        :data:`FORMER_ID` (or :data:`FORMER_PLAYER`, and an empty name) instead. Lobbies and
+        running games are the host's to settle first (their seats are freed or go to the AI);
+        what is left of the user there is made anonymous the same way."""
+        player = str(user_id)
+        async with self.transaction() as db:
+            async with db.execute("DELETE FROM user_settings WHERE user_id = ?",
+                                  (user_id,)) as cur:
+                settings = cur.rowcount
+            async with db.execute("DELETE FROM ratings WHERE player = ?", (player,)) as cur:
+                ratings = cur.rowcount
+            async with db.execute("UPDATE results SET player = ? WHERE player = ?",
+                                  (FORMER_PLAYER, player)) as cur:
+                results = cur.rowcount
+            # an AI seat keeps the name of the human who left it: the seat changes say whose
+            await run(db, "UPDATE seats SET name = '' WHERE user_id IS NULL AND EXISTS ("
+                      "SELECT 1 FROM seat_changes AS c WHERE c.game_id = seats.game_id"
+                      " AND c.colour = seats.colour AND (c.old_id = ? OR c.user_id = ?))",
+                      (user_id, user_id))
+            await run(db, "UPDATE seats SET user_id = ?, name = '' WHERE user_id = ?",
+                      (FORMER_ID, user_id))
+            for column in ("user_id", "old_id", "by_id"):
+                await run(db, f"UPDATE seat_changes SET {column} = ? WHERE {column} = ?",
+                          (FORMER_ID, user_id))
+            await run(db, "UPDATE games SET creator_id = ? WHERE creator_id = ?",
+                      (FORMER_ID, user_id))
+            await run(db, "UPDATE games SET paused_by = ? WHERE paused_by = ?",
+                      (FORMER_ID, user_id))
+            async with db.execute("SELECT game_id, slot, stage FROM messages"
+                                  " WHERE stage LIKE ?", (f"%{player}%",)) as cur:
+                staged = await cur.fetchall()
+            for row in staged:
+                await run(db, "UPDATE messages SET stage = ? WHERE game_id = ? AND slot = ?",
+                          (_without(row["stage"], player), row["game_id"], row["slot"]))
+        return Forgotten(settings, ratings, results)
+
+    async def set_departure(self, guild_id: int) -> None:
+        """The bot was removed from this server (now, by the store's clock)."""
+        async with self.transaction() as db:
+            await run(db, "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
+                      " ON CONFLICT (guild_id) DO NOTHING", (guild_id, stamp(self.clock)))
+
+    async def cancel_departure(self, guild_id: int) -> bool:
+        """The bot is back in this server: nothing of it is deleted. True if it had left."""
+        async with self.transaction() as db, db.execute(
+                "DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,)) as cur:
+            return cur.rowcount > 0
+
+    async def departures(self) -> dict[int, str]:
+        """Server id -> when the bot was removed from it, for every server not purged yet."""
+        async with self.db.execute("SELECT guild_id, left_at FROM guild_departures") as cur:
+            rows = await cur.fetchall()
+        return {r["guild_id"]: r["left_at"] for r in rows}
+
+    async def guilds_with_games(self) -> set[int]:
+        """Every server that has a game in the store."""
+        async with self.db.execute("SELECT DISTINCT guild_id FROM games"
+                                   " WHERE guild_id IS NOT NULL") as cur:
+            rows = await cur.fetchall()
+        return {r[0] for r in rows}
+
+    async def delete_guild(self, guild_id: int) -> Purged:
+        """Everything the bot keeps of one server, in ONE transaction: its games with their
+        seats, actions, snapshots, messages, results and seat changes, its ratings, its
+        settings and its departure mark."""
+        async with self.transaction() as db:
+            for table in GAME_TABLES:
+                await run(db, f"DELETE FROM {table} WHERE game_id IN"
+                          " (SELECT id FROM games WHERE guild_id = ?)", (guild_id,))
+            async with db.execute("DELETE FROM games WHERE guild_id = ?", (guild_id,)) as cur:
+                games = cur.rowcount
+            async with db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,)) as cur:
+                ratings = cur.rowcount
+            await run(db, "DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            await run(db, "DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
+        return Purged(guild_id, games, ratings)
+
+
+def _without(stage: str, player: str) -> str:
+    """A message's stage with this user id taken out: a DM's holder (``12``, ``3@12``) or one
+    of the users a ping nudged (``12,34|remind``)."""
+    users, bar, flag = stage.partition("|")
+    if bar:
+        kept = [u for u in users.split(",") if u and u != player]
+        return ",".join(kept) + bar + flag
+    turn, at, holder = stage.rpartition("@")
+    if at:
+        return turn + at + ("" if holder == player else holder)
+    return "" if stage == player else stage
 
 
 async def _add_change(db: aiosqlite.Connection, game_id: int, change: SeatChangeRow,

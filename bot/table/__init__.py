@@ -69,6 +69,7 @@ from bot.table.words import (
     seat_label,
     standings,
     step_line,
+    user_text,
 )
 from render.i18n import has, t
 
@@ -433,7 +434,7 @@ def lobby_post(session: Session, lang: str | None = None) -> Post:
             "\n".join([result_title(session, lang), *standings(session, lang)]),
             MAX_EMBED_FIELD)))
     description = t("bot.lobby.description", lang, min=module.MIN_SEATS, max=module.MAX_SEATS,
-                    creator=f"<@{session.row.creator_id}>") if status == "lobby" else ""
+                    creator=user_text(session.row.creator_id, lang)) if status == "lobby" else ""
     embed = Embed(title=t(title_key, lang, game=game_name(session.row.game, lang)),
                   description=_cut(description, MAX_EMBED_DESCRIPTION), fields=tuple(fields))
     ops = [("join", "success"), ("leave", "secondary"), ("ai", "secondary")]

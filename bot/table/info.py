@@ -16,7 +16,7 @@ from bot.constants import MAX_EMBED_DESCRIPTION, MAX_EMBED_FIELD
 from bot.games import game_ui
 from bot.host.ratings import ai_level_of, conservative
 from bot.host.sessions import Session
-from bot.host.store import PlayerStats, Rating
+from bot.host.store import FORMER_PLAYER, PlayerStats, Rating
 from bot.table import Embed, now_text
 from bot.table.private import owes_secret, pending_humans
 from bot.table.words import (
@@ -26,6 +26,7 @@ from bot.table.words import (
     mentions,
     options_notation,
     seat_label,
+    user_text,
 )
 from render.i18n import join, t
 
@@ -118,7 +119,7 @@ def _situation(session: Session | None, user_id: int, lang: str) -> str:
         card = session.row.language  # the card's buttons speak the game's language
         text = t("bot.info.help.lobby", lang, game=game, seated=len(session.seats),
                  max=module.MAX_SEATS, min=module.MIN_SEATS,
-                 creator=f"<@{session.row.creator_id}>",
+                 creator=user_text(session.row.creator_id, lang),
                  join=t("bot.lobby.button.join", card), start=t("bot.lobby.button.start", card),
                  ai=t("bot.lobby.button.ai", card))
         if seat is not None:
@@ -196,7 +197,7 @@ def player_name(player: str, lang: str) -> str:
     """A rated player in words: a mention for a human, ``AI (greedy)`` for an AI level."""
     level = ai_level_of(player)
     if level is None:
-        return f"<@{player}>"
+        return t("bot.privacy.former", lang) if player == FORMER_PLAYER else f"<@{player}>"
     return t("bot.info.ai", lang, level=ai_name(level, lang))
 
 

@@ -11,13 +11,13 @@ from collections.abc import Collection
 from bot.games import GameUI
 from bot.host.sessions import Seat, Session, Step, Takeback
 from bot.table.private import owes_secret, pending_humans
-from bot.table.words import colour_name, game_name, mentions, step_line
+from bot.table.words import colour_name, game_name, mentions, step_line, user_text
 from render.i18n import t
 
 
 def paused_text(session: Session, lang: str) -> str:
     """What the table says while the game is paused (instead of whose turn it is)."""
-    return t("bot.pace.paused", lang, who=f"<@{session.row.paused_by}>")
+    return t("bot.pace.paused", lang, who=user_text(session.row.paused_by, lang))
 
 
 def away_text(session: Session, lang: str) -> str:

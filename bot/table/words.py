@@ -11,9 +11,17 @@ from typing import Any
 from bot.constants import MAX_ECHO
 from bot.games import GameUI, colour_name, game_ui
 from bot.host.sessions import Refusal, Seat, Session, Step
-from bot.host.store import SeatChangeRow
+from bot.host.store import FORMER_ID, SeatChangeRow
 from render.i18n import has, join, rule_error, t, term
 from rules.core import IllegalAction
+
+
+def user_text(user_id: int | None, lang: str) -> str:
+    """A user as a mention (``<@id>``), or "a former player" for one who had the bot forget
+    them (``/game forget-me``); ``-`` for nobody."""
+    if user_id is None:
+        return "-"
+    return t("bot.privacy.former", lang) if user_id == FORMER_ID else f"<@{user_id}>"
 
 
 def game_text(game: str, key: str, lang: str, /, **params: Any) -> str:
@@ -38,7 +46,7 @@ def seat_label(seat: Seat, lang: str) -> str:
         return t("bot.seat.ai", lang, colour=colour_name(seat.colour, lang),
                  level=ai_name(seat.ai_level, lang))
     return t("bot.seat.human", lang, colour=colour_name(seat.colour, lang),
-             mention=f"<@{seat.user_id}>")
+             mention=user_text(seat.user_id, lang))
 
 
 def colour_names(session: Session, lang: str) -> dict[str, str]:
@@ -74,7 +82,7 @@ def refusal_text(session: Session | None, error: Refusal | IllegalAction, lang: 
         params["pending"] = mentions(session, params["pending"], lang)
     for key in ("creator", "holder", "new", "by"):  # user ids
         if isinstance(params.get(key), int):
-            params[key] = f"<@{params[key]}>"
+            params[key] = user_text(params[key], lang)
     if isinstance(params.get("seat"), str):  # a colour, and how to type it
         params["value"] = params["seat"]
         params["seat"] = colour_name(params["seat"], lang)
@@ -96,12 +104,9 @@ def change_line(session: Session, change: SeatChangeRow, lang: str) -> str:
     if what in ("took", "handed") and change.old_id is not None:
         what += "_from"  # from a human: a timed-out seat, or one the creator handed on
     return t(f"bot.seats.line.{what}", lang, seat=f"**{colour_name(change.colour, lang)}**",
-             new=_who(change.user_id), old=_who(change.old_id), by=_who(change.by_id),
+             new=user_text(change.user_id, lang), old=user_text(change.old_id, lang),
+             by=user_text(change.by_id, lang),
              level=ai_name(session.row.ai_level, lang))
-
-
-def _who(user_id: int | None) -> str:
-    return f"<@{user_id}>" if user_id is not None else "-"
 
 
 def step_line(ui: GameUI, step: Step, lang: str, names: dict[str, str]) -> str:
