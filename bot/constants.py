@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import discord
+
 MAX_AUTOCOMPLETE = 25
 """Discord shows at most 25 autocomplete choices."""
 SMALL_CHOICE = 5
@@ -33,6 +35,20 @@ RECONCILE_TICK = 60.0
 RETRY_FIRST = 2.0
 RETRY_MOST = 120.0
 """Backoff after a failed Discord call: doubles from the first to the most, per game."""
+
+HEARTBEAT = 30.0
+"""Seconds between two heartbeats of a running bot in the store (``python -m bot health``)."""
+HEARTBEAT_STALE = 3
+"""A heartbeat older than this many intervals means the bot is down."""
+OUTBOX_DRAIN = 3.0
+"""Seconds a stopping bot waits for the outbox to finish what it is sending."""
+
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+    read_message_history=True, create_public_threads=True, send_messages_in_threads=True)
+"""What the bot asks for in its invite link: exactly what it uses (309237763072)."""
+INVITE_URL = ("https://discord.com/oauth2/authorize?client_id={application_id}"
+              "&scope=bot+applications.commands&permissions={permissions}")
 
 LOBBY_ID = r"lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|drop|start)"
 TABLE_ID = r"t:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<op>[a-z]+)(?::(?P<arg>.*))?"
