@@ -292,7 +292,8 @@ def check(env: dict[str, str] | None = None) -> int:
     for ok, line in findings:
         print(f"{'ok' if ok else 'problem'}: {line}")
     problems = sum(1 for ok, _ in findings if not ok)
-    print(f"{problems} problem(s) found" if problems else "no problem found")
+    print("no problem found" if not problems else "1 problem found" if problems == 1
+          else f"{problems} problems found")
     return 1 if problems else 0
 
 
