@@ -28,6 +28,7 @@ from bot.host.store import (
     Heartbeat,
     InstanceLock,
     InstanceRunning,
+    SchemaTooNew,
     Store,
     backup,
     inspect,
@@ -121,10 +122,25 @@ def run(settings: Settings) -> int:
     except InstanceRunning as exc:
         print(already_running(settings.db_path, exc.lock_path, system_clock), file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"cannot use the database folder of {settings.db_path} (GAMES_DB): {exc}",
+              file=sys.stderr)
+        return 1
     try:
         return asyncio.run(serve(settings))
+    except (SchemaTooNew, sqlite3.Error, OSError) as exc:
+        print(unusable(settings.db_path, exc), file=sys.stderr)
+        return 1
     finally:
         lock.release()
+
+
+def unusable(db_path: Path, exc: Exception) -> str:
+    """Why the database cannot be opened, and what to do."""
+    if isinstance(exc, SchemaTooNew):
+        return (f"{exc} ({db_path}): run the newer bot, or restore a backup made for this "
+                "one (`python -m bot check` tells)")
+    return f"cannot open the database {db_path} (GAMES_DB): {exc}"
 
 
 def already_running(db_path: Path, lock_path: Path, clock: Clock) -> str:
@@ -202,8 +218,12 @@ async def sync(settings: Settings, clear: bool) -> int:
     """Log in over HTTP only (no gateway), upload or clear the slash commands, log out."""
     assert settings.token is not None
     bot = create_bot(settings, serve=False)
-    store = await Store.open(settings.db_path, settings.clock,
-                             synchronous=settings.sqlite_synchronous)
+    try:
+        store = await Store.open(settings.db_path, settings.clock,
+                                 synchronous=settings.sqlite_synchronous)
+    except (SchemaTooNew, sqlite3.Error, OSError) as exc:
+        print(unusable(settings.db_path, exc), file=sys.stderr)
+        return 1
     try:
         async with bot:
             try:

@@ -124,3 +124,20 @@ async def test_a_second_bot_on_the_same_database_is_refused(stub: StubDiscord,
         if first.returncode is None:
             first.kill()
             await first.wait()
+
+
+async def test_a_database_of_a_newer_bot_is_left_alone(stub: StubDiscord, tmp_path: Path) -> None:
+    db_path = tmp_path / "games.sqlite3"
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA user_version = 99")
+    db.close()
+    process = await start_bot(bot_env(stub, tmp_path, db_path), tmp_path)
+    _, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+    text = err.decode()
+    assert process.returncode == 1, text
+    assert "schema 99, newer than this bot" in text and "restore a backup" in text
+    assert "Traceback" not in text
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (99,)
+    db.close()
+    InstanceLock.take(db_path).release()

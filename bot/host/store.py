@@ -427,6 +427,10 @@ class BackupInfo:
     version: int
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer bot: this one must not touch it."""
+
+
 class InstanceRunning(Exception):
     """Another process holds the database's instance lock: a bot is running on it."""
 
@@ -452,7 +456,7 @@ async def migrate(db: aiosqlite.Connection) -> int:
         row = await cur.fetchone()
     version = row[0] if row else 0
     if version > SCHEMA_VERSION:
-        raise RuntimeError(
+        raise SchemaTooNew(
             f"the games database has schema {version}, newer than this bot ({SCHEMA_VERSION})")
     while version < SCHEMA_VERSION:
         version += 1
@@ -635,14 +639,18 @@ class Store:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await run(db, "PRAGMA journal_mode = WAL")
-        await run(db, f"PRAGMA synchronous = {synchronous}")
-        await run(db, "PRAGMA foreign_keys = ON")
-        await run(db, "PRAGMA busy_timeout = 5000")
-        if str(path) != ":memory:":
-            await backup_before_migrating(db, Path(path))
-        await migrate(db)
+        try:
+            db.row_factory = aiosqlite.Row
+            await run(db, "PRAGMA journal_mode = WAL")
+            await run(db, f"PRAGMA synchronous = {synchronous}")
+            await run(db, "PRAGMA foreign_keys = ON")
+            await run(db, "PRAGMA busy_timeout = 5000")
+            if str(path) != ":memory:":
+                await backup_before_migrating(db, Path(path))
+            await migrate(db)
+        except BaseException:
+            await db.close()  # its thread would keep the process alive
+            raise
         return cls(db, clock)
 
     async def close(self) -> None:
