@@ -238,10 +238,10 @@ async def sync(settings: Settings, clear: bool) -> int:
             report = await bot.sync_commands(store, clear=clear)
     finally:
         await store.close()
-    for where in report.uploaded:
-        print(f"uploaded the slash commands {where_name(where)}")
     for where in report.cleared:
         print(f"removed the slash commands {where_name(where)}")
+    for where in report.uploaded:
+        print(f"uploaded the slash commands {where_name(where)}")
     for failure in report.failed:
         print(f"failed: {failure}", file=sys.stderr)
     if report.uploaded == ["global"]:

@@ -183,12 +183,17 @@ class GameBot(commands.Bot):
         if self._stopping is None:
             self._stopping = asyncio.create_task(self._stop(), name="stopping")
         await asyncio.shield(self._stopping)
+        await self._close_store()  # opened while it was stopping (stopped during start-up)
 
     async def _stop(self) -> None:
         self.heartbeat.cancel()
         if self.host is not None:
             await self.outbox.drain(OUTBOX_DRAIN)
         await super().close()
+        await self._close_store()
+
+    async def _close_store(self) -> None:
+        self.heartbeat.cancel()
         if self.store is not None:
             store, self.store = self.store, None
             try:

@@ -25,6 +25,8 @@ class StubDiscord:
 
     def __init__(self) -> None:
         self.requests: list[str] = []
+        self.commands: dict[str, list[str]] = {}
+        """Where commands were put (``global`` or a server id) -> their names."""
         self.identified = 0
         self.closed = 0
         self.port = 0
@@ -74,6 +76,15 @@ class StubDiscord:
             answer = {"url": self.base.replace("http", "ws") + "/gateway", "shards": 1,
                       "session_start_limit": {"total": 1000, "remaining": 1000,
                                               "reset_after": 0, "max_concurrency": 1}}
+        elif request.method == "PUT" and path.startswith(f"/applications/{APP_ID}/") \
+                and path.endswith("/commands"):
+            parts = path.split("/")
+            where = parts[4] if parts[3] == "guilds" else "global"
+            sent = await request.json()
+            self.commands[where] = [c["name"] for c in sent]
+            answer = [{"id": str(n + 1), "application_id": APP_ID, "name": c["name"],
+                       "description": c.get("description", ""), "type": c.get("type", 1)}
+                      for n, c in enumerate(sent)]
         else:
             return _json({"message": "404: Not Found", "code": 0}, status=404)
         return _json(answer)

@@ -141,3 +141,33 @@ async def test_a_database_of_a_newer_bot_is_left_alone(stub: StubDiscord, tmp_pa
         assert db.execute("PRAGMA user_version").fetchone() == (99,)
     db.close()
     InstanceLock.take(db_path).release()
+
+
+async def test_sync_logs_in_over_http_only(stub: StubDiscord, tmp_path: Path) -> None:
+    db_path = tmp_path / "games.sqlite3"
+    env = bot_env(stub, tmp_path, db_path)
+
+    async def sync(*args: str, **changes: str) -> tuple[int | None, str, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "sync", *args, cwd=tmp_path, env={**env, **changes},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+        return process.returncode, out.decode(), err.decode()
+
+    guild = "123456789012345678"
+    status, out, err = await sync(GUILD_ID=guild)
+    assert status == 0, err
+    assert out.splitlines() == [f"uploaded the slash commands in server {guild}"]
+    assert {"game", "play"} <= set(stub.commands[guild]) and "global" not in stub.commands
+    status, out, err = await sync()
+    assert status == 0, err
+    assert out.splitlines() == [f"removed the slash commands in server {guild}",
+                                "uploaded the slash commands globally",
+                                "global commands can take a while to appear in every server"]
+    assert stub.commands[guild] == [] and {"game", "play"} <= set(stub.commands["global"])
+    status, out, err = await sync("--clear")
+    assert status == 0, err
+    assert out.splitlines() == ["removed the slash commands globally"]
+    assert stub.commands["global"] == []
+    assert stub.identified == 0, "no gateway connection"
+    assert read_heartbeats(db_path) == [], "a sync is no running bot"
