@@ -44,9 +44,8 @@ class StubDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        [address] = self._runner.addresses
+        self.port = address[1]
 
     async def stop(self) -> None:
         if self._runner is not None:
