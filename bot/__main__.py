@@ -2,7 +2,8 @@
 settings from the environment (``bot.settings.VARIABLES``).
 
 Exit status: 0 done (or, for ``check`` and ``health``, all is well), 1 a problem was found or
-an operation failed, 2 a setting is missing or bad, or another bot runs on the database.
+an operation failed, 2 a setting is missing or bad, or another bot runs on the database
+(``health`` exits 1 then: container health checks know only 0 and 1).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadSettings as exc:
         for line in exc.problems:
             print(line, file=sys.stderr)
-        return 2
+        return 1 if command == "health" else 2  # a health check knows 0 and 1 only
     if command == "backup":
         return backup_to(settings, args.path, args.force)
     if command == "health":
