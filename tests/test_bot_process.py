@@ -68,6 +68,17 @@ async def running(stub: StubDiscord, process: asyncio.subprocess.Process,
         raise AssertionError(f"the bot exited with {process.returncode}: {err.decode()}")
 
 
+async def finished(process: asyncio.subprocess.Process) -> bytes:
+    """The standard error of a process that should end by itself (killed if it does not)."""
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    return err
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 async def test_a_signal_stops_the_bot_cleanly(stub: StubDiscord, tmp_path: Path,
                                               signum: signal.Signals) -> None:
@@ -107,7 +118,7 @@ async def test_a_second_bot_on_the_same_database_is_refused(stub: StubDiscord,
         with pytest.raises(Exception, match="held by another process"):
             InstanceLock.take(db_path)
         second = await start_bot(env, tmp_path)
-        _, err = await asyncio.wait_for(second.communicate(), START_WITHIN)
+        err = await finished(second)
         text = err.decode()
         assert second.returncode == 2, text
         assert f"another bot is already running on the database {db_path}" in text
@@ -132,7 +143,7 @@ async def test_a_database_of_a_newer_bot_is_left_alone(stub: StubDiscord, tmp_pa
         db.execute("PRAGMA user_version = 99")
     db.close()
     process = await start_bot(bot_env(stub, tmp_path, db_path), tmp_path)
-    _, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+    err = await finished(process)
     text = err.decode()
     assert process.returncode == 1, text
     assert "schema 99, newer than this bot" in text and "restore a backup" in text
@@ -151,7 +162,12 @@ async def test_sync_logs_in_over_http_only(stub: StubDiscord, tmp_path: Path) ->
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "sync", *args, cwd=tmp_path, env={**env, **changes},
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        out, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
         return process.returncode, out.decode(), err.decode()
 
     guild = "123456789012345678"
