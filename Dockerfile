@@ -1,22 +1,37 @@
-# The bot in a container: the same install as README's "Run the bot", as a non-root user,
-# with the SQLite file on a volume.
-FROM python:3.11-slim
+# The bot in a container: a non-editable install as a numeric non-root user, the SQLite file on
+# a volume. The pinned dependencies are installed in their own layer before the code is copied,
+# so a code change does not reinstall them.
+FROM python:3.11.14-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
     GAMES_DB=/var/lib/rapanui/games.sqlite3
 
-RUN useradd --create-home --uid 10001 bot \
-    && mkdir -p /var/lib/rapanui && chown bot:bot /var/lib/rapanui
+RUN groupadd --gid 10001 rapanui \
+    && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+       --shell /usr/sbin/nologin rapanui \
+    && mkdir -p /var/lib/rapanui \
+    && chown 10001:10001 /var/lib/rapanui
 
-WORKDIR /app
+WORKDIR /src
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --no-deps -r requirements.lock
+
 COPY pyproject.toml README.md ./
 COPY rules ./rules
 COPY render ./render
 COPY bot ./bot
 COPY data ./data
-RUN pip install --no-cache-dir -e .
+RUN pip install --no-cache-dir --no-deps . \
+    && pip check
 
-USER bot
+# The bot runs the installed package, not this source copy.
+WORKDIR /var/lib/rapanui
+USER 10001:10001
 VOLUME ["/var/lib/rapanui"]
-CMD ["python", "-m", "bot"]
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "health"]
+ENTRYPOINT ["python", "-m", "bot"]
+CMD ["run"]

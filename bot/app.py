@@ -23,6 +23,7 @@ from bot.host.sessions import Host
 from bot.host.store import Store
 from bot.settings import Settings
 from bot.translator import CatalogueTranslator
+from render import assets
 from render.i18n import language
 
 log = logging.getLogger(__name__)
@@ -73,8 +74,13 @@ class GameBot(commands.Bot):
         interacted yet; their private messages speak the game's language."""
 
     async def setup_hook(self) -> None:
-        """Open the store, write the heartbeat, reload every game, register commands and
-        persistent components, sync the commands (``SYNC_COMMANDS``)."""
+        """Check the shipped data, open the store, write the heartbeat, reload every game,
+        register commands and persistent components, sync the commands (``SYNC_COMMANDS``).
+        Missing or broken data (a catalogue, a font, a board) stops the start with a
+        RuntimeError naming each problem, before anything else happens."""
+        problems = assets.problems()
+        if problems:
+            raise RuntimeError("the shipped data is broken: " + "; ".join(problems))
         if self.serve:
             self.store = await Store.open(self.settings.db_path, self.settings.clock,
                                           synchronous=self.settings.sqlite_synchronous)

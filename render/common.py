@@ -11,19 +11,24 @@ numbers on pieces keep DejaVu in every language, so they look the same everywher
 
 from __future__ import annotations
 
+import atexit
 import io
 import math
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
+from importlib.resources import as_file
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from render.i18n import t
+from rules.data import DATA_DIR
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+FONT_DIR: Traversable = DATA_DIR / "fonts"
+"""The shipped fonts and their licences (in the package ``rapanui_data``)."""
 MIN_FONT = 14
 """The smallest font size any board image may use (DESIGN.md, "Board images")."""
 
@@ -42,6 +47,28 @@ CJK_FONT = "wqy-microhei.ttc"
 """WenQuanYi Micro Hei (Simplified and Traditional Chinese, Latin, digits): one weight only."""
 CJK_LANGUAGES = frozenset({"zh-CN", "zh-TW"})
 """Languages whose text needs the CJK font."""
+LATIN_FONT = "DejaVuSans.ttf"
+LATIN_BOLD_FONT = "DejaVuSans-Bold.ttf"
+FONTS = (LATIN_FONT, LATIN_BOLD_FONT, CJK_FONT)
+"""Every font the images use."""
+
+_KEPT_FILES = ExitStack()
+"""Keeps each font's file (see :func:`font_file`) until the process ends."""
+atexit.register(_KEPT_FILES.close)
+_FONT_FILES: dict[tuple[str, str], str] = {}
+"""(font folder, font name) -> its real file."""
+
+
+def font_file(name: str) -> str:
+    """A real file of the shipped font ``name``, for Pillow, which opens fonts by path.
+
+    Installed as a folder, the package's file is used as it is; from an archive, it is copied
+    to a temporary file once, kept for the life of the process.
+    """
+    key = (str(FONT_DIR), name)
+    if key not in _FONT_FILES:
+        _FONT_FILES[key] = str(_KEPT_FILES.enter_context(as_file(FONT_DIR / name)))
+    return _FONT_FILES[key]
 
 
 class _Heavier(ImageFont.FreeTypeFont):
@@ -76,9 +103,10 @@ def _load(size: int, bold: bool, cjk: bool) -> ImageFont.FreeTypeFont:
         raise ValueError(f"font size {size} is below the readable minimum {MIN_FONT}")
     if cjk:
         face = _Heavier if bold else ImageFont.FreeTypeFont
-        return face(str(FONT_DIR / CJK_FONT), size, index=0)
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
+        return face(font_file(CJK_FONT), size, index=0)
+    # FreeTypeFont, not ImageFont.truetype: that one quietly takes a system font of the same
+    # name when the shipped file cannot be opened.
+    return ImageFont.FreeTypeFont(font_file(LATIN_BOLD_FONT if bold else LATIN_FONT), size)
 
 
 def _is_cjk(char: str) -> bool:
@@ -107,7 +135,8 @@ class SeatColour:
 
 def mix(a: RGB, b: RGB, share_of_b: float) -> RGB:
     """The colour ``share_of_b`` of the way from ``a`` to ``b``."""
-    return tuple(round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    red, green, blue = (round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))
+    return red, green, blue
 
 
 _FILLS: dict[str, tuple[RGB, RGB]] = {

@@ -141,7 +141,7 @@ class Layout:
         return self.companies_y + 24 + i * 48
 
 
-def money(amount: int, lang: str) -> str:
+def money(amount: float, lang: str) -> str:
     """Dollars with thousands separators, in the language's money format."""
     return t("render.giganten.money", lang, amount=number(amount, lang))
 

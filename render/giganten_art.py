@@ -29,9 +29,10 @@ CARD_RED: RGB = (236, 176, 168)
 CARD_W, CARD_H = 232, 88
 
 
-def _derrick_shape(draw: ImageDraw.ImageDraw, x: float, y: float, h: float, fill: RGB,
-                   outline: RGB, k: int) -> None:
-    """A derrick tower, ``h`` tall, with its foot centred at (x, y + h): a lattice triangle."""
+def _derrick_shape(draw: ImageDraw.ImageDraw, x: float, y: float, h: float,
+                   fill: RGB | tuple[int, int, int, int], outline: RGB, k: int) -> None:
+    """A derrick tower, ``h`` tall, with its foot centred at (x, y + h): a lattice triangle
+    (``fill`` may be a transparent RGBA colour: an outline only)."""
     w = h * 0.62
     top = (x, y)
     left, right = (x - w / 2, y + h), (x + w / 2, y + h)

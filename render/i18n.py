@@ -1,9 +1,10 @@
 """The one translation function. Every user-facing string goes through :func:`t`.
 
 Catalogues are JSON files in ``data/i18n/<locale>/*.json`` (one file per area: rules of each
-game, bot, images, moves), merged per locale, mapping message keys to templates with ``{name}``
-placeholders. A key missing in a locale falls back to English, then to the key itself, so a
-missing translation is visible but never crashes a game.
+game, bot, images, moves; installed with the code in the package ``rapanui_data``), merged per
+locale, mapping message keys to templates with ``{name}`` placeholders. A key missing in a
+locale falls back to English, then to the key itself, so a missing translation is visible but
+never crashes a game.
 
 A template is a string or a **plural object**: the CLDR plural categories the locale needs
 (``{"one": …, "few": …, "many": …, "other": …}``), chosen with Babel's plural rule for the locale
@@ -23,15 +24,17 @@ import re
 import string
 from collections.abc import Mapping, Sequence
 from functools import cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from babel import Locale
 from babel.numbers import format_decimal
 
 from rules.core import IllegalAction
+from rules.data import DATA_DIR
 
-I18N_DIR = Path(__file__).resolve().parent.parent / "data" / "i18n"
+I18N_DIR: Traversable = DATA_DIR / "i18n"
+"""One folder per locale, each holding that locale's catalogue files."""
 LANGUAGES = ("en", "es", "ru", "zh-CN", "zh-TW")
 """The locales, named as Discord names them: ``zh-CN`` Simplified, ``zh-TW`` Traditional Chinese."""
 DEFAULT = "en"
@@ -50,11 +53,21 @@ COUNTED_PHRASE = re.compile(r"\{[^{}:]*:[^{}]+\}")
 """A placeholder with a counted phrase, ``{have:count.giants.marker}``."""
 
 
+def catalogue_files(lang: str) -> list[Traversable]:
+    """The catalogue files of ``lang`` in name order; none when it has no folder (a missing
+    folder or file is reported at start by ``render.assets.problems``)."""
+    folder = I18N_DIR / lang
+    if not folder.is_dir():
+        return []
+    return sorted((path for path in folder.iterdir() if path.name.endswith(".json")),
+                  key=lambda path: path.name)
+
+
 @cache
 def catalogue(lang: str) -> dict[str, Template]:
     """Every message of ``lang``: its files merged, the glossary's terms included."""
     merged: dict[str, Template] = {}
-    for path in sorted((I18N_DIR / lang).glob("*.json")):
+    for path in catalogue_files(lang):
         data = json.loads(path.read_text(encoding="utf-8"))
         merged.update(data.get("terms", {}) if path.name == GLOSSARY else data)
     return merged
@@ -64,7 +77,7 @@ def catalogue(lang: str) -> dict[str, Template]:
 def avoided(lang: str) -> dict[str, str]:
     """Words ``lang`` never writes, each with the one it uses instead."""
     path = I18N_DIR / lang / GLOSSARY
-    if not path.exists():
+    if not path.is_file():
         return {}
     return dict(json.loads(path.read_text(encoding="utf-8")).get("avoid", {}))
 

@@ -12,4 +12,4 @@ GAME_NAMES = ("giants", "giganten", "makemake")
 def game_module(name: str) -> GameModule:
     if name not in GAME_NAMES:
         raise KeyError(name)
-    return importlib.import_module(f"rules.{name}")  # type: ignore[return-value]
+    return importlib.import_module(f"rules.{name}")

@@ -9,15 +9,11 @@ host changes memory only after a commit.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from render.i18n import language, t
-
-if TYPE_CHECKING:
-    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +31,7 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         command = interaction.command.qualified_name if interaction.command else None
         log.error("unexpected error (command %s, channel %s, user %s)", command,
                   interaction.channel_id, interaction.user.id, exc_info=error)
-        bot: GameBot = interaction.client  # type: ignore[assignment]
-        seen = getattr(bot, "unexpected_errors", None)
+        seen = getattr(interaction.client, "unexpected_errors", None)
         if seen is not None:
             seen.append(error)
     try:

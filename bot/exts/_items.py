@@ -9,7 +9,8 @@ does lives in :mod:`bot.exts._act`; the specs come from the table (:mod:`bot.tab
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -30,6 +31,8 @@ from bot.games import Button, Component, Select
 if TYPE_CHECKING:
     from bot.table import Post
     from bot.table.private import Prompt
+
+T = TypeVar("T")
 
 _STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
            "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
@@ -53,10 +56,17 @@ def _select(custom_id: str, spec: Select) -> discord.ui.Select[Any]:
                              or [discord.SelectOption(label="-", value="-")])
 
 
+def _picked(interaction: discord.Interaction) -> list[object]:
+    """The values a select's click carries (none for any other interaction)."""
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values")
+    return values if isinstance(values, list) else []
+
+
 class _Item(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"\x00never"):
     """Shared behaviour: every error a click raises is reported, never lost."""
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await self.run(interaction)
         except Exception as error:
@@ -116,7 +126,7 @@ class TableSelect(_Item, template=TABLE_SELECT_ID):
         return cls(int(match["game"]), int(match["seq"]), match["op"])
 
     async def run(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or []  # type: ignore[union-attr]
+        values = _picked(interaction)
         await _act.table(interaction, self.game_id, self.seq, self.op, "",
                          str(values[0]) if values else None, prompt_view)
 
@@ -157,7 +167,7 @@ class PromptSelect(_Item, template=PROMPT_SELECT_ID):
                    match["state"])
 
     async def run(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or [""]  # type: ignore[union-attr]
+        values = _picked(interaction) or [""]
         await _act.prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
                                 self.state, str(values[0]), prompt_view)
 
@@ -197,6 +207,12 @@ def embed_of(post: Post, image: bool = True) -> discord.Embed | None:
     return embed
 
 
+def or_missing(value: T | None) -> T:
+    """``value``, or discord.py's "not given" for None: a new message's embed or view that its
+    post does not have (the send calls take no None for them)."""
+    return value if value is not None else discord.utils.MISSING
+
+
 def _fits(custom_id: str) -> bool:
     return len(custom_id) <= MAX_CUSTOM_ID
 
@@ -222,7 +238,7 @@ def table_view(game_id: int, seq: int, items: tuple[Component, ...]) -> discord.
             item = TableButton(game_id, seq, spec.op, spec.arg, spec)
         else:
             item = TableSelect(game_id, seq, spec.op, spec)
-        if not _fits(item.item.custom_id or ""):  # type: ignore[attr-defined]
+        if not _fits(item.custom_id):
             continue
         try:
             view.add_item(item)

@@ -25,7 +25,7 @@ import discord
 
 from bot import table
 from bot.constants import RETRY_FIRST, RETRY_MOST
-from bot.exts._items import embed_of, lobby_view, prompt_view, table_view
+from bot.exts._items import embed_of, lobby_view, or_missing, prompt_view, table_view
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
 from bot.table import Desired, Post, Private
@@ -238,10 +238,10 @@ class Outbox:
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def _message(self, channel_id: int, message_id: int) -> discord.PartialMessage | None:
-        channel = self._channel(channel_id)
+        channel: object = self._channel(channel_id)
         if channel is None:
             try:
-                channel = await self._call(self.bot.fetch_channel(channel_id))  # type: ignore
+                channel = await self._call(self.bot.fetch_channel(channel_id))
             except (discord.NotFound, discord.Forbidden):
                 return None
         getter: Callable[[int], discord.PartialMessage] | None = getattr(
@@ -343,7 +343,7 @@ class Outbox:
                 return
         files = await _files(want.live)
         message = await self._call(home.send(
-            content=want.live.content or None, embed=embed_of(want.live), files=files,
+            content=want.live.content or None, embed=or_missing(embed_of(want.live)), files=files,
             view=view or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()))
         await self._remember(session, "live", message, want.live, want.stage)
 
@@ -389,8 +389,9 @@ class Outbox:
             [discord.User], Awaitable[discord.Message]]) -> discord.Message | None:
         """A new DM; None (and the seat's DMs marked closed) when Discord refuses it."""
         try:
-            user = self.bot.get_user(private.user_id) or await self._call(
-                self.bot.fetch_user(private.user_id))
+            user = self.bot.get_user(private.user_id)
+            if user is None:
+                user = await self._call(self.bot.fetch_user(private.user_id))
             return await self._call(send(user))
         except discord.Forbidden:
             await self.bot.games.set_dm_closed(session.id, private.colour, True)

@@ -10,7 +10,7 @@ stats and the leaderboard cover this server only.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -54,7 +54,7 @@ def _described(locale: app_commands.locale_str | None, fallback: str, lang: str)
 
 def commands_of(bot: GameBot, lang: str) -> list[Command]:
     """Every ``/game`` subcommand and ``/play``, as the user's language describes them."""
-    found: list[app_commands.Command] = [  # type: ignore[type-arg]
+    found: list[app_commands.Command[Any, ..., Any]] = [
         c for c in _group.game.walk_commands() if isinstance(c, app_commands.Command)]
     play = bot.tree.get_command("play")
     if isinstance(play, app_commands.Command):
@@ -145,5 +145,6 @@ async def leaderboard(interaction: discord.Interaction, game: str) -> None:
 
 async def setup(bot: GameBot) -> None:
     """The commands above join the shared ``/game`` group."""
+    command: app_commands.Command[Any, ..., None]
     for command in (help_command, rules, list_command, stats, leaderboard):
         _group.game.add_command(command, override=True)

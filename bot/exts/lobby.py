@@ -19,7 +19,7 @@ from bot.constants import MAX_CONTENT
 from bot.exts import _group
 from bot.exts._act import best_effort, bot_of, user_lang
 from bot.exts._answer import answer
-from bot.exts._items import embed_of, lobby_view
+from bot.exts._items import embed_of, lobby_view, or_missing
 from bot.games import PLAYABLE
 from bot.host.sessions import Refusal
 from bot.table import desired, lobby_post
@@ -93,9 +93,9 @@ async def new(interaction: discord.Interaction, game: str,
              "edge_strict": edge_strict, "sacred_surroundable": sacred_surroundable,
              "one_manu_per_ceremony": one_manu_per_ceremony, "repetition": repetition,
              "quick": quick, "running_score": running_score, "chief_split": chief_split}
-    for key, value in flags.items():
-        if value is not None:
-            given[key] = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+    for name, flag in flags.items():
+        if flag is not None:
+            given[name] = ("yes" if flag else "no") if isinstance(flag, bool) else str(flag)
     lang = user_lang(interaction)
     try:
         session = await bot_of(interaction).games.create(
@@ -109,8 +109,9 @@ async def new(interaction: discord.Interaction, game: str,
         await answer(interaction, refusal_text(None, error, lang))
         return
     post = lobby_post(session)
-    await interaction.response.send_message(embed=embed_of(post, image=False),
-                                            view=lobby_view(session.id, post.components))
+    await interaction.response.send_message(
+        embed=or_missing(embed_of(post, image=False)),
+        view=or_missing(lobby_view(session.id, post.components)))
     try:
         message = await interaction.original_response()
     except discord.HTTPException as error:
@@ -133,7 +134,8 @@ async def status(interaction: discord.Interaction) -> None:
     bot_of(interaction).outbox.kick(session.id)
     if session.status == "lobby":
         post = lobby_post(session, lang)
-        await interaction.followup.send(embed=embed_of(post, image=False), ephemeral=True)
+        await interaction.followup.send(embed=or_missing(embed_of(post, image=False)),
+                                        ephemeral=True)
         return
     want = desired(session, bot_of(interaction).settings.clock(), {}, None, lang=lang)
     assert want.live is not None
@@ -142,7 +144,8 @@ async def status(interaction: discord.Interaction) -> None:
              f"{session.row.guild_id}/{stored.channel_id}/{stored.message_id}") \
         if stored and session.row.guild_id else ""
     await interaction.followup.send(link[:MAX_CONTENT] or discord.utils.MISSING,
-                                    embed=embed_of(want.live, image=False), ephemeral=True)
+                                    embed=or_missing(embed_of(want.live, image=False)),
+                                    ephemeral=True)
 
 @app_commands.command(name=ls("bot.cmd.threads.name"),
                       description=ls("bot.cmd.threads.description"))
@@ -176,5 +179,6 @@ async def abort(interaction: discord.Interaction) -> None:
 
 async def setup(bot: GameBot) -> None:
     """The commands above join the shared ``/game`` group."""
+    command: app_commands.Command[Any, ..., None]
     for command in (new, status, threads, abort):
         _group.game.add_command(command, override=True)

@@ -14,7 +14,7 @@ Every answer is ephemeral; what the table shows follows from the stored game (th
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -156,5 +156,6 @@ def _shown_minutes(seconds: int) -> str:
 
 async def setup(bot: GameBot) -> None:
     """The commands above join the shared ``/game`` group."""
+    command: app_commands.Command[Any, ..., None]
     for command in (undo, pause, resume, deadline, back, notify):
         _group.game.add_command(command, override=True)

@@ -63,7 +63,7 @@ def matches(typed: str, actions: list[str],
             break
     picked = set(spread[:MAX_AUTOCOMPLETE])
     picked.update(a for a in found if a not in picked
-                  and len(picked) < MAX_AUTOCOMPLETE)  # type: ignore[misc]
+                  and len(picked) < MAX_AUTOCOMPLETE)
     return [a for a in found if a in picked][:MAX_AUTOCOMPLETE]
 
 

@@ -13,7 +13,7 @@ new holder gets their own.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -151,5 +151,6 @@ async def kick(interaction: discord.Interaction, user: discord.User) -> None:
 
 async def setup(bot: GameBot) -> None:
     """The commands above join the shared ``/game`` group."""
+    command: app_commands.Command[Any, ..., None]
     for command in (leave, take, kick):
         _group.game.add_command(command, override=True)

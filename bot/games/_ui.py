@@ -218,7 +218,7 @@ class GameUI:
         """The numbers that matter now, one short line each, for the status embed."""
         return []
 
-    def score_text(self, score: int, lang: str) -> str:
+    def score_text(self, score: float, lang: str) -> str:
         """A score with its unit (points by default)."""
         return t("bot.end.points", lang, score=score)
 

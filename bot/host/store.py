@@ -926,7 +926,7 @@ class Store:
         """The log in order; a gap in the numbers means a damaged database."""
         async with self.db.execute("SELECT seq, line FROM actions WHERE game_id = ? ORDER BY seq",
                                    (game_id,)) as cur:
-            rows = await cur.fetchall()
+            rows = list(await cur.fetchall())
         if [r["seq"] for r in rows] != list(range(1, len(rows) + 1)):
             raise RuntimeError(f"game {game_id}: the action log has a gap")
         return [r["line"] for r in rows]
@@ -935,7 +935,7 @@ class Store:
         """The whole log with each row's events and secrecy mark, in order."""
         async with self.db.execute("SELECT seq, line, events, by, sealed FROM actions"
                                    " WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
-            rows = await cur.fetchall()
+            rows = list(await cur.fetchall())
         if [r["seq"] for r in rows] != list(range(1, len(rows) + 1)):
             raise RuntimeError(f"game {game_id}: the action log has a gap")
         return [LogRow(r["seq"], r["line"], json.loads(r["events"]), r["by"], r["sealed"])

@@ -220,7 +220,7 @@ def stats_embed(name: str, stats: Sequence[PlayerStats],
         text = t("bot.info.stats.row", lang, plays=row.plays, wins=row.wins,
                  place=_number(row.place_total / row.plays),
                  score=game_ui(row.game).score_text(
-                     int(shown) if shown == int(shown) else shown, lang))  # type: ignore[arg-type]
+                     int(shown) if shown == int(shown) else shown, lang))
         if rating is not None:
             text += "\n" + t("bot.info.stats.rating", lang, rating=_number(conservative(rating)),
                              mu=_number(rating.mu), sigma=_number(rating.sigma))

@@ -234,7 +234,8 @@ def _parse(verb: str, args: list[str]) -> Action:
     if verb == "take" and len(low) == 1 and low[0] in ("1", "2", "3"):
         return Take(int(low[0]))
     if verb in ("done", "rongo", "pass") and not args:
-        return {"done": Done, "rongo": Rongo, "pass": Pass}[verb]()
+        simple: dict[str, type[Done | Rongo | Pass]] = {"done": Done, "rongo": Rongo, "pass": Pass}
+        return simple[verb]()
     if verb == "place":
         rest, logs = _split_logs(args)
         if len(rest) != 2 or rest[0].lower() not in FIGURES:

@@ -380,6 +380,11 @@ def _next_placement(view: JSON, seat: str) -> Place | None:
     return None
 
 
+def _placing(figure: str, logs: int) -> Callable[[str], Place]:
+    """A placement of ``figure`` with ``logs`` logs on whichever hex it is given."""
+    return lambda h: Place(figure, h, logs)
+
+
 def _figure_for(view: JSON, deficit: int, spot: dict[str, Any] | None
                 ) -> Callable[[str], Place] | None:
     """The cheapest figure (with logs) that makes the hex carry; else any figure at all."""
@@ -390,14 +395,14 @@ def _figure_for(view: JSON, deficit: int, spot: dict[str, Any] | None
         has = screen["workers"] > 0 if figure == "worker" else screen["sorcerer"]
         if has and 1 + min(2, screen["logs"]) >= short:
             n = min(2, screen["logs"], max(0, short - 1))
-            return lambda h, f=figure, n=n: Place(f, h, n)
+            return _placing(figure, n)
     if screen["chief"]:
         return lambda h: Place("chief", h)
     for figure in ("worker", "sorcerer"):
         has = screen["workers"] > 0 if figure == "worker" else screen["sorcerer"]
         if has:
             n = min(2, screen["logs"])
-            return lambda h, f=figure, n=n: Place(f, h, n)
+            return _placing(figure, n)
     return None
 
 

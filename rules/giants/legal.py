@@ -7,6 +7,7 @@ same check functions ``apply`` uses, so the list and the rules cannot disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from rules.core import IllegalAction
@@ -64,9 +65,9 @@ def _choices(s: State, seat: str) -> list[Action]:
     return [*(Take(z) for z in sizes), Done()]
 
 
-def _ok(check: object, *args: object) -> bool:
+def _ok(check: Callable[..., object], *args: object) -> bool:
     try:
-        check(*args)  # type: ignore[operator]
+        check(*args)
     except IllegalAction:
         return False
     return True

@@ -297,7 +297,7 @@ def _parse(verb_: str, args: list[str]) -> Action:
         return Pay(_lic(args))
     if verb_ == "sell" and n == 1:
         return Sell(_uint(args[0]))
-    simple = {"done": Done, "skip": Skip, "pass": Pass}
+    simple: dict[str, type[Done | Skip | Pass]] = {"done": Done, "skip": Skip, "pass": Pass}
     if verb_ in simple and not n:
         return simple[verb_]()
     raise _Bad

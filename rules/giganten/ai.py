@@ -107,7 +107,7 @@ def _take(view: JSON, seat: str, actions: list[Action]) -> Action:
         card = CARDS[card_id]
         special = card["special"] or {}
         extra = {"oil": 3500, "price": 400 * special.get("value", 0),
-                 "locos_back": 250 * special.get("value", 0)}.get(special.get("kind"), 0)
+                 "locos_back": 250 * special.get("value", 0)}.get(special.get("kind", ""), 0)
         return card["licences"] * lic_worth + card["mp"] * mp_worth + extra
 
     takes = [a for a in actions if isinstance(a, Take)]

@@ -108,9 +108,10 @@ def new(seats: list[str], options: Mapping[str, Any] | None = None, seed: int = 
     spaces = {label: {"type": TILE_TYPE[label],
                       "state": "unused" if three and label in THREE_PLAYER_EMPTY else "hidden",
                       "value": None, "owner": None, "chips": 0} for label in TILE_SPACES}
-    players = {s: {"money": START_MONEY, "loco": RAIL_FIRST, "truck": None, "derricks": DERRICKS,
-                   "hand": [], "card": None, "storage": {c: 0 for c in COMPANIES}}
-               for s in seats}
+    players: dict[str, dict[str, Any]] = {
+        s: {"money": START_MONEY, "loco": RAIL_FIRST, "truck": None, "derricks": DERRICKS,
+            "hand": [], "card": None, "storage": {c: 0 for c in COMPANIES}}
+        for s in seats}
     return State(
         seats=list(seats), options=dict(opts), prices={c: PRICE_START for c in COMPANIES},
         spaces=spaces, peeks={s: [] for s in seats}, beige_draw=list(BEIGE), red_draw=list(RED),

@@ -95,7 +95,7 @@ def drives(s: State, seat: str) -> list[Drive]:
     sources = [start] if start else [f"{r}1" for r in ROWS if f"{r}1" not in trucks]
     best: dict[str, int] = {}
     prev: dict[str, str | None] = {}
-    heap = [(0, ORDER[src], src, None) for src in sources]
+    heap: list[tuple[int, int, str, str | None]] = [(0, ORDER[src], src, None) for src in sources]
     heapq.heapify(heap)
     while heap:
         cost, _, label, before = heapq.heappop(heap)
@@ -110,7 +110,8 @@ def drives(s: State, seat: str) -> list[Drive]:
     for label in sorted(best, key=ORDER.__getitem__):
         if label == start or not _stoppable(s, label, trucks):
             continue
-        path, at = [], label
+        path: list[str] = []
+        at: str | None = label
         while at is not None and at != start:
             path.append(at)
             at = prev[at]

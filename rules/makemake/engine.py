@@ -9,7 +9,7 @@ run for every seat: upkeep, Make Make, victory.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
@@ -211,7 +211,7 @@ def legal(state: State, seat: str) -> list[Action]:
     return actions or [Pass()]
 
 
-def _places(state: State, seat: str):
+def _places(state: State, seat: str) -> Iterator[Place]:
     reserve = state.reserves[seat]
     lowest = 0 if state.options["chief_alone"] and reserve.chief else 1
     for t in TERRITORIES:

@@ -30,7 +30,7 @@ def _quarry(item: object) -> str | None:
 
 def changed(events: list[Event]) -> set[str]:
     """The board labels (hexes and ahus) the events touched."""
-    labels: set[str] = set()
+    labels: set[object] = set()
     for event in public_events(events):
         kind = event.get("kind")
         if kind in ("placed", "hex_action"):
@@ -47,4 +47,5 @@ def changed(events: list[Event]) -> set[str]:
         elif kind == "endround_resolved":
             marks = event.get("marks") or {}
             labels.update(_quarry(i) for items in marks.values() for i in items)
-    return {label for label in labels if label in _HEXES or label in _AHUS}
+    return {label for label in labels
+            if isinstance(label, str) and (label in _HEXES or label in _AHUS)}

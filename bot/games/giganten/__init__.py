@@ -121,7 +121,7 @@ class GigantenUI(GameUI):
             key = "drop" if event["to"] is None else ("paid" if event["via"] else "free")
             via = event.get("via")
             params["via"] = t("bot.giganten.via.black", lang) if via == "black" \
-                else names.get(via, via or "")
+                else (names.get(via, via) if via else "")
             return t(f"bot.giganten.event.produce_{key}", lang, **params)
         elif kind == "build":
             params["cost"] = money(event["cost"], lang)
@@ -190,7 +190,7 @@ class GigantenUI(GameUI):
         """Card choice, movement and building, production, the auctions (each round)."""
         return f"{view.get('round')}:{STAGES.get(str(view.get('phase')), view.get('phase'))}"
 
-    def score_text(self, score: int, lang: str) -> str:
+    def score_text(self, score: float, lang: str) -> str:
         return money(score, lang)
 
     # --- the payment form (the only choice that uses the secret hand) ---------------------------

@@ -19,7 +19,7 @@ _LABELS = frozenset(LABELS) | frozenset(COMPANIES)
 
 def changed(events: list[Event]) -> set[str]:
     """The board labels (spaces and companies) the events touched."""
-    labels: set[str] = set()
+    labels: set[object] = set()
     for event in public_events(events):
         kind = event.get("kind")
         if kind == "drive":

