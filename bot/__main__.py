@@ -1,17 +1,46 @@
-"""``python -m bot``: run the bot with settings from the environment."""
+"""``python -m bot [run|check|sync|backup PATH|health]``: run the bot, or look after it, with
+settings from the environment (``bot.settings.VARIABLES``).
+
+Exit status: 0 done (or, for ``check`` and ``health``, all is well), 1 a problem was found or
+an operation failed, 2 a setting is missing or bad, or another bot runs on the database
+(``health`` exits 1 then: container health checks know only 0 and 1).
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import logging
+import os
+import signal
+import sqlite3
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 import aiohttp
 import discord
 
 from bot import create_bot
-from bot.settings import Settings
+from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_PERMISSIONS, INVITE_URL
+from bot.host.clock import Clock, system_clock
+from bot.host.store import (
+    SCHEMA_VERSION,
+    Heartbeat,
+    InstanceLock,
+    InstanceRunning,
+    SchemaTooNew,
+    Store,
+    backup,
+    inspect,
+    read_heartbeats,
+)
+from bot.settings import VARIABLES, BadSettings, Settings
+from render.assets import problems as asset_problems
 
-NO_TOKEN = """\
+log = logging.getLogger("bot")
+
+NO_TOKEN = f"""\
 DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
 
 Get a token: open https://discord.com/developers/applications, create (or pick) an
@@ -22,37 +51,354 @@ application, open its "Bot" tab, press "Reset Token" and copy the token. Then ru
 Invite the bot with the OAuth2 URL generator (scopes "bot" and "applications.commands";
 permissions "View Channels", "Send Messages", "Embed Links", "Attach Files",
 "Read Message History", "Create Public Threads", "Send Messages in Threads": the
-permission integer 309237763072).
-Optional: GAMES_DB (default data/games.sqlite3), BOT_LANGUAGE (en, es, zh, zh-TW, ru; default en),
-LOG_LEVEL (default INFO), GUILD_ID (sync commands to one server only, instantly).
+permission integer {INVITE_PERMISSIONS.value}).
+Optional: {", ".join(v.name for v in VARIABLES if v.name != "DISCORD_TOKEN")}
+(see README, "Configuration"; `python -m bot check` checks them).
 """
+REFUSED_TOKEN = ("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal's "
+                 "Bot tab and set the new one.")
+COMMANDS = {
+    "run": "run the bot (the default): until SIGTERM or SIGINT, then stop cleanly",
+    "check": "check settings, database, catalogues and fonts without reaching Discord",
+    "sync": "upload the slash commands (globally, or to GUILD_ID), or remove them (--clear)",
+    "backup": "write an online copy of the games database to PATH (safe while the bot runs)",
+    "health": "exit 0 while the running bot's heartbeat in the database is fresh, else 1",
+}
 
 
-def main() -> int:
-    """Exit status 2 when a setting is missing or bad, so a service manager reports it."""
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="python -m bot", description="The Rapa Nui games bot for Discord. Settings come "
+        "from environment variables (README, \"Configuration\").")
+    sub = top.add_subparsers(dest="command", metavar="{run,check,sync,backup,health}",
+                             title="commands (run when none is given)")
+    for name, help_text in COMMANDS.items():
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        if name == "sync":
+            command.add_argument("--clear", action="store_true",
+                                 help="remove the slash commands globally and from every "
+                                 "server they were copied to")
+        if name == "backup":
+            command.add_argument("path", type=Path, metavar="PATH",
+                                 help="the file to write (not the database itself)")
+            command.add_argument("--force", action="store_true",
+                                 help="replace PATH if it exists")
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    command = args.command or "run"
+    if command == "check":
+        return check()
     try:
         settings = Settings.from_env()
-    except ValueError as exc:
-        print(f"bad setting: {exc}", file=sys.stderr)
-        return 2
+    except BadSettings as exc:
+        for line in exc.problems:
+            print(line, file=sys.stderr)
+        return 1 if command == "health" else 2  # a health check knows 0 and 1 only
+    if command == "backup":
+        return backup_to(settings, args.path, args.force)
+    if command == "health":
+        status, line = health(settings.db_path, settings.clock)
+        print(line)
+        return status
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
-    bot = create_bot(settings)
+    if command == "sync":
+        return asyncio.run(sync(settings, args.clear))
+    return run(settings)
+
+
+# --- run ---------------------------------------------------------------------------------------
+
+def run(settings: Settings) -> int:
+    """The bot until a signal stops it; refused (2) while another bot runs on the database."""
     try:
-        bot.run(settings.token, log_handler=None)
+        lock = InstanceLock.take(settings.db_path)
+    except InstanceRunning as exc:
+        print(already_running(settings.db_path, exc.lock_path, system_clock), file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot use the database folder of {settings.db_path} (GAMES_DB): {exc}",
+              file=sys.stderr)
+        return 1
+    try:
+        return asyncio.run(serve(settings))
+    except (SchemaTooNew, sqlite3.Error, OSError) as exc:
+        print(unusable(settings.db_path, exc), file=sys.stderr)
+        return 1
+    finally:
+        lock.release()
+
+
+def unusable(db_path: Path, exc: Exception) -> str:
+    """Why the database cannot be opened, and what to do."""
+    if isinstance(exc, SchemaTooNew):
+        return (f"{exc} ({db_path}): run the newer bot, or restore a backup made for this "
+                "one (`python -m bot check` tells)")
+    return f"cannot open the database {db_path} (GAMES_DB): {exc}"
+
+
+def already_running(db_path: Path, lock_path: Path, clock: Clock) -> str:
+    """Why a second bot on the same database is refused, and what to do."""
+    beats = read_heartbeats(db_path)
+    if beats:
+        who = describe(beats[0], clock)
+        pid = str(beats[0].pid)
+    else:
+        who = "it has not written its heartbeat yet (it is starting)"
+        pid = "<pid>"
+    return (f"another bot is already running on the database {db_path}: {who}; it holds the "
+            f"lock {lock_path}.\nStop that bot first (`docker stop`, or `kill -TERM {pid}` "
+            f"on its host), or give this one a database of its own (GAMES_DB).")
+
+
+def describe(beat: Heartbeat, clock: Clock) -> str:
+    return (f"pid {beat.pid} on {beat.host}, started {beat.started_at}, last heartbeat "
+            f"{ago(beat.age(clock()))} ago")
+
+
+def ago(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    return f"{seconds // 3600} h"
+
+
+async def serve(settings: Settings) -> int:
+    """Run the bot; SIGTERM and SIGINT close it (:meth:`GameBot.close`) and it returns 0."""
+    assert settings.token is not None
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    received: list[str] = []
+    stopping: set[asyncio.Task[None]] = set()
+
+    def stop(signum: signal.Signals) -> None:
+        if received:
+            log.info("%s: already stopping", signum.name)
+            return
+        received.append(signum.name)
+        log.info("%s: stopping", signum.name)
+        task = loop.create_task(bot.close(), name="stop")
+        stopping.add(task)
+        task.add_done_callback(stopping.discard)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        async with bot:
+            await bot.start(settings.token)
+        await bot.close()  # the start returns as the connection closes: the rest of the stop
     except discord.LoginFailure:
-        print("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal's "
-              "Bot tab and set the new one.", file=sys.stderr)
+        print(REFUSED_TOKEN, file=sys.stderr)
         return 2
     except aiohttp.ClientConnectionError as exc:
+        if received:  # stopped while it was still connecting
+            log.info("stopped on %s", received[0])
+            return 0
         print(f"cannot reach Discord ({exc}); check the network and try again.",
               file=sys.stderr)
         return 1
+    finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+    log.info("stopped on %s", received[0] if received else "Discord closing the connection")
     return 0
+
+
+# --- sync --------------------------------------------------------------------------------------
+
+async def sync(settings: Settings, clear: bool) -> int:
+    """Log in over HTTP only (no gateway), upload or clear the slash commands, log out."""
+    assert settings.token is not None
+    bot = create_bot(settings, serve=False)
+    try:
+        store = await Store.open(settings.db_path, settings.clock,
+                                 synchronous=settings.sqlite_synchronous)
+    except (SchemaTooNew, sqlite3.Error, OSError) as exc:
+        print(unusable(settings.db_path, exc), file=sys.stderr)
+        return 1
+    try:
+        async with bot:
+            try:
+                await bot.login(settings.token)
+            except discord.LoginFailure:
+                print(REFUSED_TOKEN, file=sys.stderr)
+                return 2
+            except aiohttp.ClientConnectionError as exc:
+                print(f"cannot reach Discord ({exc}); check the network and try again.",
+                      file=sys.stderr)
+                return 1
+            report = await bot.sync_commands(store, clear=clear)
+    finally:
+        await store.close()
+    for where in report.cleared:
+        print(f"removed the slash commands {where_name(where)}")
+    for where in report.uploaded:
+        print(f"uploaded the slash commands {where_name(where)}")
+    for failure in report.failed:
+        print(f"failed: {failure}", file=sys.stderr)
+    if report.uploaded == ["global"]:
+        print("global commands can take a while to appear in every server")
+    return 1 if report.failed else 0
+
+
+def where_name(where: str) -> str:
+    return "globally" if where == "global" else f"in server {where}"
+
+
+# --- backup ------------------------------------------------------------------------------------
+
+def backup_to(settings: Settings, target: Path, force: bool) -> int:
+    try:
+        written = backup(settings.db_path, target, force)
+    except FileNotFoundError:
+        print(f"no database at {settings.db_path} (GAMES_DB): nothing to back up",
+              file=sys.stderr)
+        return 1
+    except FileExistsError:
+        print(f"{target} exists: choose another file, or add --force to replace it",
+              file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"cannot back up to {target}: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, sqlite3.Error) as exc:
+        print(f"backing up {settings.db_path} to {target} failed: {exc}", file=sys.stderr)
+        return 1
+    games = "1 game" if written.games == 1 else f"{written.games} games"
+    print(f"wrote {written.path}: {games}, {size(written.size)}, schema {written.version} "
+          f"(a copy of {settings.db_path})")
+    return 0
+
+
+def size(count: int) -> str:
+    if count < 1024:
+        return f"{count} bytes"
+    if count < 1024 * 1024:
+        return f"{count / 1024:.1f} KiB"
+    return f"{count / 1024 / 1024:.1f} MiB"
+
+
+# --- health ------------------------------------------------------------------------------------
+
+def health(db_path: Path, clock: Clock) -> tuple[int, str]:
+    """(0, "ok: ...") while a heartbeat is fresher than :data:`HEARTBEAT_STALE` intervals,
+    else (1, "down: ..." or "stale: ..."). Reads the database without creating it."""
+    try:
+        beats = read_heartbeats(db_path)
+    except sqlite3.Error as exc:
+        return 1, f"down: cannot read {db_path} ({exc})"
+    if not beats:
+        return 1, "down: no heartbeat"
+    beat = beats[0]
+    age = beat.age(clock())
+    if age > HEARTBEAT * HEARTBEAT_STALE:
+        return 1, f"stale: last heartbeat {ago(age)} ago (pid {beat.pid} on {beat.host})"
+    return 0, f"ok: bot pid {beat.pid} on {beat.host}, heartbeat {ago(age)} ago"
+
+
+# --- check -------------------------------------------------------------------------------------
+
+def check(env: dict[str, str] | None = None) -> int:
+    """One line per finding, ``ok:`` or ``problem:``; 0 when there is no problem."""
+    findings = check_findings(dict(os.environ) if env is None else env)
+    for ok, line in findings:
+        print(f"{'ok' if ok else 'problem'}: {line}")
+    problems = sum(1 for ok, _ in findings if not ok)
+    print("no problem found" if not problems else "1 problem found" if problems == 1
+          else f"{problems} problems found")
+    return 1 if problems else 0
+
+
+def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
+    findings: list[tuple[bool, str]] = []
+    try:
+        settings: Settings | None = Settings.from_env(env)
+        values = {}
+    except BadSettings as exc:
+        findings += [(False, line) for line in exc.problems]
+        settings = None
+        values = exc.values
+    if settings is not None:
+        findings.append((True, "settings: " + ", ".join(
+            f"{v.name}={shown(getattr(settings, v.field))}" for v in VARIABLES
+            if v.name != "DISCORD_TOKEN")))
+    token = settings.token if settings is not None else values.get("token")
+    if token:
+        findings.append((True, "DISCORD_TOKEN is set (check never reaches Discord: a wrong "
+                         "token shows when the bot logs in)"))
+    else:
+        findings.append((False, "DISCORD_TOKEN is not set: the bot cannot log in (README, "
+                         "\"Creating the Discord application\")"))
+    db_path = settings.db_path if settings is not None else values.get("db_path")
+    if db_path is None:
+        findings.append((False, "database not checked: GAMES_DB is bad"))
+    else:
+        findings += database_findings(db_path)
+    found = asset_problems()
+    findings += [(False, line) for line in found]
+    if not found:
+        findings.append((True, "catalogues and fonts"))
+    findings.append((True, f"invite permissions {INVITE_PERMISSIONS.value}: "
+                     + INVITE_URL.format(application_id="YOUR_APPLICATION_ID",
+                                         permissions=INVITE_PERMISSIONS.value)))
+    return findings
+
+
+def shown(value: object) -> str:
+    if value is None:
+        return "(unset)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def database_findings(path: Path) -> list[tuple[bool, str]]:
+    if not path.exists():
+        folder = next(p for p in path.absolute().parents if p.exists())
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return [(False, f"database {path} does not exist and cannot be created: "
+                     f"{folder} is not writable")]
+        return [(True, f"database {path} does not exist yet: the bot creates it "
+                 f"(schema {SCHEMA_VERSION})")]
+    try:
+        info = inspect(path)
+    except sqlite3.DatabaseError as exc:
+        return [(False, f"database {path} cannot be read as SQLite: {exc}")]
+    except OSError as exc:
+        return [(False, f"database {path} cannot be read: {exc}")]
+    findings: list[tuple[bool, str]] = []
+    if info.pending < 0:
+        findings.append((False, f"database {path} has schema {info.version}, newer than this "
+                         f"bot ({SCHEMA_VERSION}): run the newer bot, or restore a backup "
+                         "made for this one"))
+    elif info.version == 0:
+        findings.append((True, f"database {path} is empty: the bot creates its tables"))
+    elif info.pending:
+        migrations = "1 migration" if info.pending == 1 else f"{info.pending} migrations"
+        findings.append((True, f"database {path}: schema {info.version}, {migrations} "
+                         f"pending, a backup is written first ({path.name}.v{info.version}"
+                         ".bak)"))
+    else:
+        games = "1 game" if info.games == 1 else f"{info.games} games"
+        findings.append((True, f"database {path}: schema {info.version}, {games}"))
+    if info.integrity == ["ok"]:
+        findings.append((True, f"database {path} passes SQLite's integrity check"))
+    else:
+        findings.append((False, f"database {path} fails SQLite's integrity check: "
+                         + "; ".join(info.integrity)))
+    if not os.access(path, os.W_OK) or not os.access(path.absolute().parent, os.W_OK):
+        findings.append((False, f"database {path} or its folder is not writable: the bot "
+                         "needs to write both"))
+    return findings
 
 
 if __name__ == "__main__":

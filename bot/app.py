@@ -1,14 +1,21 @@
 """The bot class: owns the store, the session host, the outbox and the settings; loads the
-extensions; remembers each user's language from every interaction."""
+extensions; remembers each user's language from every interaction; beats its heartbeat in the
+store while it runs; syncs the slash commands; stops cleanly."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import socket
+import uuid
+from dataclasses import dataclass, field
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
+from bot.constants import HEARTBEAT, OUTBOX_DRAIN
 from bot.exts import _answer, _group
 from bot.exts._items import ITEMS
 from bot.exts._outbox import Outbox
@@ -37,17 +44,33 @@ def game_intents() -> discord.Intents:
     return discord.Intents(guilds=True, dm_messages=True, guild_messages=True)
 
 
+@dataclass
+class SyncReport:
+    """What a sync did: ``uploaded`` names where the commands went (``global`` or a server
+    id), ``cleared`` where they were removed, ``failed`` what Discord refused."""
+
+    uploaded: list[str] = field(default_factory=list)
+    cleared: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
 class GameBot(commands.Bot):
     """A Discord bot hosting board games per channel. Build it with :func:`bot.create_bot`.
 
     A ``commands.Bot`` for its extensions and cogs, but without prefix commands: messages are
-    never read as commands (:meth:`on_message`), so a mention of the bot is just a message."""
+    never read as commands (:meth:`on_message`), so a mention of the bot is just a message.
+    ``serve=False`` builds only the command tree when it logs in (no store, no games, no
+    heartbeat, no sync): for ``python -m bot sync``."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, serve: bool = True) -> None:
         super().__init__(command_prefix=(), intents=game_intents(),
                          tree_cls=GameTree, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
+        self.serve = serve
+        self.instance = uuid.uuid4().hex
+        """This process's heartbeat row in the store."""
+        self._stopping: asyncio.Task[None] | None = None
         self.store: Store | None = None
         self.host: Host | None = None
         self.outbox = Outbox(self)
@@ -59,28 +82,90 @@ class GameBot(commands.Bot):
         interacted yet; their private messages speak the game's language."""
 
     async def setup_hook(self) -> None:
-        """Check the shipped data, open the store, reload every game, register commands and
-        persistent components. Missing or broken data (a catalogue, a font, a board) stops the
-        start with a RuntimeError naming each problem, before anything else happens."""
+        """Check the shipped data, open the store, write the heartbeat, reload every game,
+        register commands and persistent components, sync the commands (``SYNC_COMMANDS``).
+        Missing or broken data (a catalogue, a font, a board) stops the start with a
+        RuntimeError naming each problem, before anything else happens."""
         problems = assets.problems()
         if problems:
             raise RuntimeError("the shipped data is broken: " + "; ".join(problems))
-        self.store = await Store.open(self.settings.db_path, self.settings.clock)
-        self.host = Host(self.store, self.settings.seed_source)
-        await self.host.load()
-        self.languages = {user: language(lang)
-                          for user, lang in (await self.store.user_languages()).items()}
+        if self.serve:
+            self.store = await Store.open(self.settings.db_path, self.settings.clock,
+                                          synchronous=self.settings.sqlite_synchronous)
+            await self.store.start_heartbeat(self.instance, os.getpid(), socket.gethostname())
+            self.heartbeat.start()
+            self.host = Host(self.store, self.settings.seed_source)
+            await self.host.load()
+            self.languages = {user: language(lang)
+                              for user, lang in (await self.store.user_languages()).items()}
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(*ITEMS)
         for extension in self.settings.extensions:
             await self.load_extension(extension)
         if self.tree.get_command(_group.game.name) is None:
             self.tree.add_command(_group.game)
-        if self.settings.sync_commands:
-            guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
-            if guild is not None:
-                self.tree.copy_global_to(guild=guild)
+        if not self.serve:  # the commands only: no game to tick for
+            for cog in self.cogs.values():
+                for loop in [v for v in vars(cog).values() if isinstance(v, tasks.Loop)]:
+                    loop.cancel()
+        if self.serve and self.settings.sync_commands:
+            assert self.store is not None
+            report = await self.sync_commands(self.store)
+            for failure in report.failed:
+                log.warning("syncing the slash commands: %s", failure)
+
+    @tasks.loop(seconds=HEARTBEAT)
+    async def heartbeat(self) -> None:
+        """Tell the store this bot is alive (``python -m bot health`` reads it)."""
+        if self.store is None:
+            return
+        try:
+            await self.store.beat(self.instance)
+        except Exception:
+            log.exception("could not write the heartbeat")
+
+    async def sync_commands(self, store: Store, *, clear: bool = False) -> SyncReport:
+        """Upload the slash commands: to ``GUILD_ID`` when set (recorded in the store), else
+        globally. Copies in a server that is no longer ``GUILD_ID`` are cleared first (the
+        store remembers every server they were copied to). ``clear``: remove them
+        everywhere instead (globally, from ``GUILD_ID`` and from every remembered server)."""
+        report = SyncReport()
+        current = self.settings.guild_id
+        for guild_id in sorted(await store.synced_guilds() | ({current} if current else set())):
+            if guild_id == current and not clear:
+                continue
+            guild = discord.Object(guild_id)
+            self.tree.clear_commands(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+            except discord.HTTPException as error:
+                report.failed.append(f"server {guild_id}: {error.status} {error.text}")
+                if not isinstance(error, discord.Forbidden | discord.NotFound):
+                    continue  # worth trying again: it stays remembered
+            else:
+                report.cleared.append(str(guild_id))
+            await store.set_synced_guild(guild_id, False)
+        if clear:
+            commands_ = self.tree.get_commands()
+            self.tree.clear_commands(guild=None)
+            try:
+                await self.tree.sync()
+                report.cleared.append("global")
+            except discord.HTTPException as error:
+                report.failed.append(f"global: {error.status} {error.text}")
+            for command in commands_:
+                self.tree.add_command(command)
+            return report
+        if current:
+            guild = discord.Object(current)
+            self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+            await store.set_synced_guild(current, True)
+            report.uploaded.append(str(current))
+        else:
+            await self.tree.sync()
+            report.uploaded.append("global")
+        return report
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction (command, autocomplete, button, select, modal) tells the user's
@@ -108,10 +193,30 @@ class GameBot(commands.Bot):
         return self.languages.get(user_id, fallback)
 
     async def close(self) -> None:
+        """A clean stop, once however often it is called: the heartbeat stops, the outbox
+        finishes what it is sending (for at most :data:`OUTBOX_DRAIN` seconds), the
+        extensions unload and the connection to Discord closes, the heartbeat row goes, and
+        the store closes with its write-ahead log folded into the file."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._stop(), name="stopping")
+        await asyncio.shield(self._stopping)
+        await self._close_store()  # opened while it was stopping (stopped during start-up)
+
+    async def _stop(self) -> None:
+        self.heartbeat.cancel()
+        if self.host is not None:
+            await self.outbox.drain(OUTBOX_DRAIN)
         await super().close()
+        await self._close_store()
+
+    async def _close_store(self) -> None:
+        self.heartbeat.cancel()
         if self.store is not None:
-            await self.store.close()
-            self.store = None
+            store, self.store = self.store, None
+            try:
+                await store.end_heartbeat(self.instance)
+            finally:
+                await store.close()
 
     @property
     def games(self) -> Host:

@@ -38,6 +38,16 @@ RETRY_FIRST = 2.0
 RETRY_MOST = 120.0
 """Backoff after a failed Discord call: doubles from the first to the most, per game."""
 
+HEARTBEAT = 30.0
+"""Seconds between two heartbeats of a running bot in the store (``python -m bot health``)."""
+HEARTBEAT_STALE = 3
+"""A heartbeat older than this many intervals means the bot is down."""
+OUTBOX_DRAIN = 3.0
+"""Seconds a stopping bot waits for the outbox to finish what it is sending."""
+
+INVITE_URL = ("https://discord.com/oauth2/authorize?client_id={application_id}"
+              "&scope=bot+applications.commands&permissions={permissions}")
+
 LOBBY_ID = r"lobby:(?P<game>[0-9]+):(?P<op>join|leave|ai|drop|start)"
 TABLE_ID = r"t:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<op>[a-z]+)(?::(?P<arg>.*))?"
 TABLE_SELECT_ID = r"ts:(?P<game>[0-9]+):(?P<seq>[0-9]+):(?P<op>[a-z]+)(?::(?P<arg>.*))?"

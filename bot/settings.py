@@ -1,17 +1,33 @@
-"""Bot configuration: read from the environment in production, built in code by tests."""
+"""Bot configuration: read from the environment in production, built in code by tests.
+
+:data:`VARIABLES` is the one table of environment variables: name, default, accepted values,
+an example and what it means. :meth:`Settings.from_env` validates every variable against it
+and reports every bad one at once; README's configuration table lists the same rows (a test
+keeps the two together).
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.constants import PING_AFTER, PURGE_AFTER_DAYS, RECONCILE_TICK
 from bot.host.clock import Clock, system_clock
-from render.i18n import DEFAULT, LANGUAGES
-from render.i18n import language as i18n_language
+from render.i18n import LANGUAGES
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+YES = ("yes", "true", "on", "1")
+NO = ("no", "false", "off", "0")
+SYNCHRONOUS = ("FULL", "NORMAL")
+"""The SQLite synchronous levels the bot accepts (see README, "Durability")."""
+DISCORD_ID = re.compile(r"[0-9]{17,20}")
+"""A Discord id (a snowflake) as Discord shows it: 17 to 20 digits."""
+DEFAULT_DB = "data/games.sqlite3"
 
 
 def random_seed() -> int:
@@ -19,12 +35,139 @@ def random_seed() -> int:
     return secrets.randbits(128)
 
 
+class Invalid(ValueError):
+    """One variable's value is not accepted: the message says what is wrong with it."""
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One environment variable: how it is documented and how its text becomes a value.
+    ``parse`` gets the stripped, non-empty text and raises :class:`Invalid`; an unset or
+    empty variable takes ``default`` (None: the setting is off or missing)."""
+
+    name: str
+    field: str
+    """The :class:`Settings` field it sets."""
+    default: str | None
+    accepted: str
+    example: str
+    meaning: str
+    parse: Callable[[str], Any]
+
+    def complaint(self, problem: str) -> str:
+        """The one line that says what is wrong and what would do."""
+        return (f"bad setting {self.name}: {problem}; accepted: {self.accepted}, "
+                f"e.g. {self.name}={self.example}")
+
+
+def _token(text: str) -> str:
+    return text
+
+
+def _path(text: str) -> Path:
+    path = Path(text)
+    if text.endswith(("/", os.sep)) or path.is_dir():
+        raise Invalid(f"{text!r} is a folder, not a file")
+    folder = next((p for p in path.parents if p.exists()), None)
+    if folder is not None and not folder.is_dir():
+        raise Invalid(f"{str(folder)!r} in {text!r} is a file, not a folder")
+    return path
+
+
+def _language(text: str) -> str:
+    wanted = text.replace("_", "-").lower()
+    if wanted == "zh":
+        return "zh-CN"
+    for lang in LANGUAGES:
+        if lang.lower() == wanted:
+            return lang
+    raise Invalid(f"{text!r} is not a language the bot speaks")
+
+
+def _log_level(text: str) -> str:
+    if text.upper() not in LOG_LEVELS:
+        raise Invalid(f"{text!r} is not a log level")
+    return text.upper()
+
+
+def _guild(text: str) -> int:
+    if not DISCORD_ID.fullmatch(text):
+        raise Invalid(f"{text!r} is not a Discord server id")
+    return int(text)
+
+
+def _yes_no(text: str) -> bool:
+    if text.lower() in YES:
+        return True
+    if text.lower() in NO:
+        return False
+    raise Invalid(f"{text!r} is neither yes nor no")
+
+
+def _days(text: str) -> int:
+    if not (text.isascii() and text.isdecimal()):
+        raise Invalid(f"{text!r} is not a whole number of days")
+    return int(text)
+
+
+def _synchronous(text: str) -> str:
+    if text.upper() not in SYNCHRONOUS:
+        raise Invalid(f"{text!r} is not a synchronous level the bot offers")
+    return text.upper()
+
+
+VARIABLES: tuple[Variable, ...] = (
+    Variable("DISCORD_TOKEN", "token", None, "the token from the Developer Portal's Bot tab",
+             "MTA5…", "the bot's token (required to run and to sync; `check` only needs it "
+             "set; `backup` and `health` do without)", _token),
+    Variable("GAMES_DB", "db_path", DEFAULT_DB, "a file path (not a folder)",
+             "/var/lib/rapanui/games.sqlite3",
+             "the SQLite file that holds every game (created with its folder if missing)",
+             _path),
+    Variable("BOT_LANGUAGE", "language", "en", "en, es, ru, zh-CN or zh-TW (zh means zh-CN; "
+             "any case)", "es",
+             "language of new games where the server's preferred locale is not one the bot "
+             "speaks (`/game new language:` overrides it per game; what only one user sees "
+             "follows that user's Discord language)", _language),
+    Variable("LOG_LEVEL", "log_level", "INFO", "DEBUG, INFO, WARNING or ERROR (any case)",
+             "WARNING", "the least severe log lines written to standard error", _log_level),
+    Variable("GUILD_ID", "guild_id", None, "a Discord server id (17 to 20 digits)",
+             "123456789012345678",
+             "sync the slash commands to this one server only (they appear at once); "
+             "unset: globally", _guild),
+    Variable("SYNC_COMMANDS", "sync_commands", "yes", "yes, no, true, false, on, off, 1 or 0",
+             "no", "upload the slash commands at start-up (`no`: only `python -m bot sync` "
+             "does)", _yes_no),
+    Variable("SQLITE_SYNCHRONOUS", "sqlite_synchronous", "FULL", "FULL or NORMAL (any case)",
+             "NORMAL", "how hard SQLite makes sure a commit is on disk (see Durability): "
+             "FULL loses nothing committed; NORMAL may lose the last commits on a power "
+             "loss", _synchronous),
+    Variable("PURGE_AFTER_DAYS", "purge_after_days", str(PURGE_AFTER_DAYS),
+             "a whole number of days, 0 or more", "90",
+             "days after the bot is removed from a server until every game of that server is "
+             "deleted (`0`: at once; inviting the bot back before then keeps them; see "
+             "Privacy)", _days),
+)
+"""Every environment variable the bot reads, in the order README lists them."""
+
+
+class BadSettings(ValueError):
+    """Some variables are not accepted: ``problems`` holds one line per bad variable,
+    ``values`` the :class:`Settings` fields of those that were (``python -m bot check`` goes
+    on with them)."""
+
+    def __init__(self, problems: list[str], values: dict[str, Any]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+        self.values = values
+
+
 @dataclass
 class Settings:
     """Everything the bot needs to run; nothing here reaches the network by itself."""
 
     token: str | None = None
-    db_path: Path = Path("data/games.sqlite3")
+    db_path: Path = Path(DEFAULT_DB)
     language: str = "en"
     log_level: str = "INFO"
     clock: Clock = system_clock
@@ -33,6 +176,8 @@ class Settings:
     """Upload the slash commands to Discord at start-up (global, or to ``guild_id`` only)."""
     guild_id: int | None = None
     """Sync commands to this one server only: they appear at once, handy while developing."""
+    sqlite_synchronous: str = "FULL"
+    """SQLite's ``synchronous`` level: FULL (nothing committed is lost) or NORMAL."""
     timer_tick: float = 30.0
     """Seconds between two looks at the turn deadlines."""
     reconcile_tick: float = RECONCILE_TICK
@@ -51,36 +196,21 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        """Settings from environment variables (see the README for the list)."""
+        """Settings from the environment variables of :data:`VARIABLES`; raises
+        :class:`BadSettings` naming every variable that is not accepted. An unset or empty
+        variable takes its default."""
         env = os.environ if env is None else env
-        given = env.get("BOT_LANGUAGE", "").strip()
-        language = i18n_language(given) if given else ""
-        if given and language == DEFAULT and not given.lower().startswith(DEFAULT):
-            raise ValueError(
-                f"BOT_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {given!r}")
-        if not language:
-            # LANGUAGE is also the system's gettext list (``en_US:en``): read it leniently.
-            first = env.get("LANGUAGE", "").split(":")[0].strip().replace("_", "-")
-            language = i18n_language(first)
-        guild = env.get("GUILD_ID", "").strip()
-        return cls(
-            token=env.get("DISCORD_TOKEN", "").strip() or None,
-            db_path=Path(env.get("GAMES_DB", "").strip() or "data/games.sqlite3"),
-            language=language,
-            log_level=(env.get("LOG_LEVEL", "").strip() or "INFO").upper(),
-            sync_commands=env.get("SYNC_COMMANDS", "yes").strip().lower()
-            not in ("0", "no", "false"),
-            guild_id=int(guild) if guild else None,
-            purge_after_days=purge_days(env.get("PURGE_AFTER_DAYS", "")),
-        )
-
-
-def purge_days(given: str) -> int:
-    """``PURGE_AFTER_DAYS``: a whole number of days, 0 or more (unset: :data:`PURGE_AFTER_DAYS`)."""
-    text = given.strip()
-    if not text:
-        return PURGE_AFTER_DAYS
-    if not text.isdecimal() or not text.isascii():
-        raise ValueError(f"PURGE_AFTER_DAYS must be a whole number of days, 0 or more, "
-                         f"not {given!r}")
-    return int(text)
+        values: dict[str, Any] = {}
+        problems = []
+        for variable in VARIABLES:
+            text = env.get(variable.name, "").strip() or variable.default
+            if text is None:
+                values[variable.field] = None
+                continue
+            try:
+                values[variable.field] = variable.parse(text)
+            except Invalid as exc:
+                problems.append(variable.complaint(str(exc)))
+        if problems:
+            raise BadSettings(problems, values)
+        return cls(**values)

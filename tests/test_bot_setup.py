@@ -36,27 +36,29 @@ def test_settings_from_environment() -> None:
     plain = Settings.from_env({})
     assert plain.token is None and plain.db_path == Path("data/games.sqlite3")
     assert (plain.language, plain.log_level, plain.sync_commands) == ("en", "INFO", True)
+    assert (plain.guild_id, plain.sqlite_synchronous) == (None, "FULL")
     assert (plain.ping_after, plain.reconcile_tick) == (PING_AFTER, RECONCILE_TICK) == (180, 60)
     assert plain.extensions == ("bot.exts.errors", "bot.exts.lobby", "bot.exts.play",
                                 "bot.exts.dms", "bot.exts.timers", "bot.exts.watch",
                                 "bot.exts.info", "bot.exts.pace", "bot.exts.seats",
                                 "bot.exts.records", "bot.exts.privacy")
     custom = Settings.from_env({"DISCORD_TOKEN": " abc ", "GAMES_DB": "/tmp/x.db",
-                                "BOT_LANGUAGE": "ES", "LOG_LEVEL": "debug", "GUILD_ID": "42",
-                                "SYNC_COMMANDS": "no"})
+                                "BOT_LANGUAGE": "ES", "LOG_LEVEL": "debug",
+                                "GUILD_ID": "123456789012345678", "SYNC_COMMANDS": "no",
+                                "SQLITE_SYNCHRONOUS": "normal"})
     assert (custom.token, custom.db_path, custom.language, custom.log_level) == (
         "abc", Path("/tmp/x.db"), "es", "DEBUG")
-    assert (custom.guild_id, custom.sync_commands) == (42, False)
+    assert (custom.guild_id, custom.sync_commands) == (123456789012345678, False)
+    assert custom.sqlite_synchronous == "NORMAL"
     with pytest.raises(ValueError, match="BOT_LANGUAGE"):
         Settings.from_env({"BOT_LANGUAGE": "klingon"})
-    assert Settings.from_env({"LANGUAGE": "ru_RU:en"}).language == "ru"
-    assert Settings.from_env({"LANGUAGE": "klingon"}).language == "en"  # the system's list
-    for given in ("zh-TW", "zh-tw", "zh_TW"):
+    for given in ("zh-TW", "zh-tw", "ZH_TW"):
         assert Settings.from_env({"BOT_LANGUAGE": given}).language == "zh-TW"
-    assert Settings.from_env({"BOT_LANGUAGE": "zh"}).language == "zh-CN"
-    assert Settings.from_env({"LANGUAGE": "zh_TW:zh"}).language == "zh-TW"
-    assert Settings.from_env({"LANGUAGE": "zh_TW.UTF-8"}).language == "zh-TW"
-    assert Settings.from_env({"LANGUAGE": "zh_CN.UTF-8"}).language == "zh-CN"
+    for given in ("zh", "ZH", "zh-CN", "zh-cn"):
+        assert Settings.from_env({"BOT_LANGUAGE": given}).language == "zh-CN"
+    # the system's LANGUAGE is gettext's list, not the bot's: it is never read
+    assert Settings.from_env({"LANGUAGE": "ru_RU:en"}).language == "en"
+    assert Settings.from_env({"LANGUAGE": "zh_TW:zh", "BOT_LANGUAGE": " "}).language == "en"
 
 
 def test_running_without_a_token_says_what_to_do() -> None:

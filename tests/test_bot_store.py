@@ -62,7 +62,7 @@ FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, lan
 
 
 async def test_schema_is_versioned_and_in_wal_mode(store: Store, db_path: Path) -> None:
-    assert SCHEMA_VERSION == 10 and sorted(MIGRATIONS) == list(range(1, 11))
+    assert SCHEMA_VERSION == 11 and sorted(MIGRATIONS) == list(range(1, 12))
     assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert committed(db_path, "PRAGMA journal_mode") == [("wal",)]
     again = await Store.open(db_path)  # migrating twice is harmless

@@ -60,11 +60,15 @@ class Outbox:
         self._retrying: dict[int, asyncio.Task[None]] = {}
         self.calls = 0
         """Discord calls made (posts, edits, deletes, DMs): tests read it."""
+        self.stopped = False
+        """Set by :meth:`drain`: the bot is stopping, nothing new is started."""
 
     # --- scheduling ----------------------------------------------------------------------------
 
     def kick(self, game_id: int) -> None:
         """Show game ``game_id`` as stored now, soon; runs coalesce per game."""
+        if self.stopped:
+            return
         self._dirty.add(game_id)
         task = self._running.get(game_id)
         if task is None or task.done():
@@ -75,6 +79,27 @@ class Outbox:
         while game_id in self._dirty:
             self._dirty.discard(game_id)
             await self.reconcile(game_id)
+
+    async def drain(self, timeout: float) -> bool:
+        """For a clean stop: wait (at most ``timeout`` seconds) until every run under way,
+        and every run kicked meanwhile, is done; retries waiting for their backoff are
+        dropped (the next start reconciles every game anyway). True when nothing was left
+        running; what is still running then is left to be cancelled."""
+        for task in self._retrying.values():
+            task.cancel()
+        self._retrying.clear()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            while pending := [t for t in self._running.values() if not t.done()]:
+                left = deadline - loop.time()
+                if left <= 0:
+                    log.warning("stopping with %s game(s) still being shown", len(pending))
+                    return False
+                await asyncio.wait(pending, timeout=left)
+            return True
+        finally:
+            self.stopped = True
 
     async def reconcile_all(self) -> None:
         """Every game in memory: at start-up and on the tick. Stalled games resume first."""
@@ -89,6 +114,8 @@ class Outbox:
             await self.reconcile(game_id)
 
     def _retry_later(self, game_id: int) -> None:
+        if self.stopped:
+            return
         delay = self._backoff.get(game_id, RETRY_FIRST / 2) * 2
         self._backoff[game_id] = min(delay, RETRY_MOST)
         if game_id in self._retrying and not self._retrying[game_id].done():

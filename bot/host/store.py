@@ -1,7 +1,8 @@
 """The SQLite store: games, seats, the append-only action log, the latest snapshot, and the
 ids of the Discord messages that show each game. Every SQL statement of the bot is here.
 
-One file, WAL mode, ``PRAGMA user_version`` for the schema. Every applied action is written with
+One file, WAL mode, ``PRAGMA user_version`` for the schema, ``synchronous`` as the settings
+say (FULL: a committed transaction survives a power loss). Every applied action is written with
 its snapshot in one transaction (:meth:`Store.append_action`), so a crash leaves an action either
 applied or not, never half. The store knows nothing of Discord or of any game's rules: a
 message is a *slot* name (``live``, ``ping``, ``screen:red``...) and two ids.
@@ -10,10 +11,15 @@ message is a *slot* name (``live``, ``ping``, ``screen:red``...) and two ids.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import logging
+import os
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +27,9 @@ import aiosqlite
 
 from bot.host.clock import Clock, stamp, system_clock
 
-SCHEMA_VERSION = 10
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 11
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
 
@@ -203,6 +211,24 @@ UPDATE games SET language = 'zh-CN' WHERE language = 'zh';
 interaction (NULL: not known yet), for every private message to them; and Simplified Chinese
 is stored under Discord's code ``zh-CN`` (it was ``zh``)."""
 
+_INSTANCES = """
+CREATE TABLE heartbeat (
+    instance    TEXT    PRIMARY KEY,
+    pid         INTEGER NOT NULL,
+    host        TEXT    NOT NULL,
+    started_at  TEXT    NOT NULL,
+    beat_at     TEXT    NOT NULL
+);
+CREATE TABLE synced_guilds (
+    guild_id   INTEGER PRIMARY KEY,
+    synced_at  TEXT    NOT NULL
+);
+"""
+"""Running it: one ``heartbeat`` row per running bot (its process, host and start, and when it
+last beat; ``python -m bot health`` reads it, a clean stop deletes it), and the servers the
+slash commands were copied to (``GUILD_ID``), so a later sync can clear the copies of a server
+that is no longer ``GUILD_ID``."""
+
 _DEPARTURES = """
 CREATE TABLE guild_departures (
     guild_id  INTEGER PRIMARY KEY,
@@ -214,7 +240,7 @@ CREATE TABLE guild_departures (
 
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
-                              9: _LANGUAGES, 10: _DEPARTURES}
+                              9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
 AWAY_AFTER = 2
 """Timeouts in a row after which a seat is marked away."""
@@ -397,6 +423,60 @@ class PlayerStats:
     score_total: int
 
 
+@dataclass(frozen=True)
+class Heartbeat:
+    """A running bot as its heartbeat row says: which process on which host, since when, and
+    when it last beat (ISO timestamps from its clock)."""
+
+    instance: str
+    pid: int
+    host: str
+    started_at: str
+    beat_at: str
+
+    def age(self, now: datetime) -> float:
+        """Seconds since the last beat (negative if the clocks disagree)."""
+        return (now - datetime.fromisoformat(self.beat_at)).total_seconds()
+
+
+@dataclass(frozen=True)
+class DatabaseInfo:
+    """What ``python -m bot check`` learns from a database file without changing it."""
+
+    version: int
+    """Its schema (0: empty, the bot creates the tables)."""
+    integrity: list[str]
+    """SQLite's integrity check: ``["ok"]``, else what it found (the first lines)."""
+    games: int
+
+    @property
+    def pending(self) -> int:
+        """Migrations the bot applies when it next opens it (negative: newer than the bot)."""
+        return SCHEMA_VERSION - self.version
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    """A backup written: where, its size in bytes, its games and its schema."""
+
+    path: Path
+    size: int
+    games: int
+    version: int
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer bot: this one must not touch it."""
+
+
+class InstanceRunning(Exception):
+    """Another process holds the database's instance lock: a bot is running on it."""
+
+    def __init__(self, lock_path: Path) -> None:
+        super().__init__(f"{lock_path} is held by another process")
+        self.lock_path = lock_path
+
+
 Rate = Callable[[dict[str, Rating | None]], dict[str, tuple[float, float]]]
 """From each player's rating before a game (None: unrated), their ``(mu, sigma)`` after it."""
 
@@ -414,7 +494,7 @@ async def migrate(db: aiosqlite.Connection) -> int:
         row = await cur.fetchone()
     version = row[0] if row else 0
     if version > SCHEMA_VERSION:
-        raise RuntimeError(
+        raise SchemaTooNew(
             f"the games database has schema {version}, newer than this bot ({SCHEMA_VERSION})")
     while version < SCHEMA_VERSION:
         version += 1
@@ -449,6 +529,134 @@ async def backup_before_migrating(db: aiosqlite.Connection, path: Path) -> Path 
     return target
 
 
+# --- the database file, for the commands that do not run the bot --------------------------------
+
+def lock_path(path: Path) -> Path:
+    """The file whose lock says a bot runs on the database at ``path``."""
+    return path.with_name(f"{path.name}.lock")
+
+
+class InstanceLock:
+    """The exclusive lock of one running bot on its database (``<db>.lock``, ``flock``): a
+    second bot on the same file is refused, and the system releases the lock when the
+    process ends, however it ends. :meth:`take` it before opening the store to run."""
+
+    def __init__(self, path: Path, fd: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+
+    @classmethod
+    def take(cls, db_path: Path) -> InstanceLock:
+        """Raises :class:`InstanceRunning` while another process holds it."""
+        path = lock_path(db_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise InstanceRunning(path) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """A connection for reading that never creates the file (``FileNotFoundError`` if it is
+    missing). It opens read-write when it may, so that, as the last connection, it removes
+    the ``-wal`` and ``-shm`` files on closing, as the bot does; read-only otherwise."""
+    if not path.is_file():
+        raise FileNotFoundError(path)
+    uri = path.resolve().as_uri()
+    try:
+        return sqlite3.connect(f"{uri}?mode=rw", uri=True)
+    except sqlite3.OperationalError:
+        return sqlite3.connect(f"{uri}?mode=ro", uri=True)
+
+
+def _tables(db: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def read_heartbeats(path: Path) -> list[Heartbeat]:
+    """The heartbeat rows of the database at ``path``, newest first, read without creating
+    or changing anything: none when the file, or its heartbeat table, is missing."""
+    try:
+        db = _read_only(path)
+    except FileNotFoundError:
+        return []
+    try:
+        if "heartbeat" not in _tables(db):
+            return []
+        rows = db.execute("SELECT instance, pid, host, started_at, beat_at FROM heartbeat"
+                          " ORDER BY beat_at DESC").fetchall()
+    finally:
+        db.close()
+    return [Heartbeat(*row) for row in rows]
+
+
+def inspect(path: Path) -> DatabaseInfo:
+    """Schema, integrity and games of the database at ``path``, read only. Raises
+    ``FileNotFoundError`` when it is missing and ``sqlite3.DatabaseError`` when it is no
+    SQLite database."""
+    db = _read_only(path)
+    try:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        integrity = [r[0] for r in db.execute("PRAGMA integrity_check(10)")]
+        games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0] \
+            if "games" in _tables(db) else 0
+    finally:
+        db.close()
+    return DatabaseInfo(version, integrity, games)
+
+
+def backup(path: Path, target: Path, force: bool = False) -> BackupInfo:
+    """An online backup of the database at ``path`` to ``target``: SQLite's backup API on a
+    read-only connection (a running bot goes on writing; the copy holds what was committed
+    when it began), written to a temporary file beside ``target``, synced, then renamed, so
+    ``target`` is whole or absent. Raises ``FileNotFoundError`` (no database),
+    ``FileExistsError`` (``target`` exists and not ``force``) or ``ValueError`` (the target
+    is the database itself, or a folder)."""
+    if target.resolve() == path.resolve():
+        raise ValueError(f"{target} is the database itself")
+    if target.is_dir():
+        raise ValueError(f"{target} is a folder")
+    if target.exists() and not force:
+        raise FileExistsError(target)
+    source = _read_only(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        copy = sqlite3.connect(temporary)
+        try:
+            source.backup(copy)
+            version = copy.execute("PRAGMA user_version").fetchone()[0]
+            games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0] \
+                if "games" in _tables(copy) else 0
+        finally:
+            copy.close()
+        with open(temporary, "rb") as written:
+            os.fsync(written.fileno())
+        if not force and target.exists():
+            raise FileExistsError(target)
+        os.replace(temporary, target)
+    finally:
+        source.close()
+        temporary.unlink(missing_ok=True)
+    folder = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+    return BackupInfo(target, target.stat().st_size, games, version)
+
+
 class Store:
     """Async access to the games database. Open with :meth:`open`, close with :meth:`close`."""
 
@@ -459,22 +667,89 @@ class Store:
         """One connection serves every game: transactions must not interleave."""
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Clock = system_clock) -> Store:
+    async def open(cls, path: str | Path, clock: Clock = system_clock, *,
+                   synchronous: str = "FULL") -> Store:
+        """Open (or create) the database, back it up if it is about to be migrated, migrate
+        it. ``synchronous``: FULL (a commit is on disk when it returns) or NORMAL (in WAL
+        mode the latest commits may be lost on a power loss; the file stays sound)."""
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await run(db, "PRAGMA journal_mode = WAL")
-        await run(db, "PRAGMA synchronous = NORMAL")
-        await run(db, "PRAGMA foreign_keys = ON")
-        await run(db, "PRAGMA busy_timeout = 5000")
-        if str(path) != ":memory:":
-            await backup_before_migrating(db, Path(path))
-        await migrate(db)
+        try:
+            db.row_factory = aiosqlite.Row
+            await run(db, "PRAGMA journal_mode = WAL")
+            await run(db, f"PRAGMA synchronous = {synchronous}")
+            await run(db, "PRAGMA foreign_keys = ON")
+            await run(db, "PRAGMA busy_timeout = 5000")
+            if str(path) != ":memory:":
+                await backup_before_migrating(db, Path(path))
+            await migrate(db)
+        except BaseException:
+            await db.close()  # its thread would keep the process alive
+            raise
         return cls(db, clock)
 
     async def close(self) -> None:
-        await self.db.close()
+        """Close once the transaction under way (if any) is committed, with the write-ahead
+        log folded into the database file and emptied: nothing is left in ``-wal``."""
+        async with self._write:
+            try:
+                await run(self.db, "PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:  # the next open folds it in
+                log.warning("closing the store without a checkpoint: %s", exc)
+            finally:
+                await self.db.close()
+
+    async def synchronous(self) -> str:
+        """The ``synchronous`` level in force: FULL or NORMAL (or SQLite's other names)."""
+        async with self.db.execute("PRAGMA synchronous") as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        return {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(row[0], str(row[0]))
+
+    # --- running instances -----------------------------------------------------------------------
+
+    async def start_heartbeat(self, instance: str, pid: int, host: str) -> None:
+        """This process runs the bot now: its row, and no other (only the holder of the
+        instance lock writes here, so any other row is left by a process that died)."""
+        now = stamp(self.clock)
+        async with self.transaction() as db:
+            await run(db, "DELETE FROM heartbeat")
+            await run(db, "INSERT INTO heartbeat (instance, pid, host, started_at, beat_at)"
+                      " VALUES (?, ?, ?, ?, ?)", (instance, pid, host, now, now))
+
+    async def beat(self, instance: str) -> None:
+        async with self.transaction() as db:
+            await run(db, "UPDATE heartbeat SET beat_at = ? WHERE instance = ?",
+                      (stamp(self.clock), instance))
+
+    async def end_heartbeat(self, instance: str) -> None:
+        async with self.transaction() as db:
+            await run(db, "DELETE FROM heartbeat WHERE instance = ?", (instance,))
+
+    async def heartbeats(self) -> list[Heartbeat]:
+        async with self.db.execute("SELECT instance, pid, host, started_at, beat_at"
+                                   " FROM heartbeat ORDER BY beat_at DESC") as cur:
+            rows = await cur.fetchall()
+        return [Heartbeat(*row) for row in rows]
+
+    # --- where the slash commands are ------------------------------------------------------------
+
+    async def synced_guilds(self) -> set[int]:
+        """The servers the slash commands were copied to (and not cleared since)."""
+        async with self.db.execute("SELECT guild_id FROM synced_guilds") as cur:
+            rows = await cur.fetchall()
+        return {r["guild_id"] for r in rows}
+
+    async def set_synced_guild(self, guild_id: int, synced: bool) -> None:
+        async with self.transaction() as db:
+            if synced:
+                await run(db, "INSERT OR REPLACE INTO synced_guilds (guild_id, synced_at)"
+                          " VALUES (?, ?)", (guild_id, stamp(self.clock)))
+            else:
+                await run(db, "DELETE FROM synced_guilds WHERE guild_id = ?", (guild_id,))
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:

@@ -1,0 +1,189 @@
+"""``python -m bot`` as a process against a stub Discord (tests/stub_discord.py): SIGTERM and
+SIGINT stop it cleanly (exit 0 within 5 s, the heartbeat row gone, the write-ahead log empty,
+the database sound, the instance lock released), and a second bot on the same database is
+refused with status 2 and a message that says who runs and what to do."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.host.store import InstanceLock, read_heartbeats
+from tests.stub_discord import StubDiscord
+
+START_WITHIN = 60.0
+"""Seconds a bot may take to start (importing everything on a slow machine)."""
+STOP_WITHIN = 5.0
+POLL = 0.05
+
+
+@pytest.fixture
+async def stub() -> AsyncIterator[StubDiscord]:
+    discord_stub = StubDiscord()
+    await discord_stub.start()
+    yield discord_stub
+    await discord_stub.stop()
+
+
+def bot_env(stub: StubDiscord, folder: Path, db_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GUILD_ID", "BOT_LANGUAGE", "LOG_LEVEL", "SQLITE_SYNCHRONOUS")}
+    env.update(stub.hook(folder))
+    env.update(DISCORD_TOKEN="stub-token", GAMES_DB=str(db_path), SYNC_COMMANDS="no",
+               LOG_LEVEL="INFO")
+    return env
+
+
+async def start_bot(env: dict[str, str], folder: Path) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=folder, env=env, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+
+
+async def until(condition: object, what: str, within: float = START_WITHIN) -> None:
+    """Poll ``condition()`` (tiny waits) until it is true, for at most ``within`` seconds."""
+    assert callable(condition)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"not within {within} s: {what}")
+        await asyncio.sleep(POLL)
+
+
+async def running(stub: StubDiscord, process: asyncio.subprocess.Process,
+                  db_path: Path) -> None:
+    """Wait until the bot is connected (identified at the gateway) and has beaten."""
+    await until(lambda: process.returncode is not None or (
+        stub.identified > 0 and read_heartbeats(db_path) != []), "the bot started")
+    if process.returncode is not None:
+        _, err = await process.communicate()
+        raise AssertionError(f"the bot exited with {process.returncode}: {err.decode()}")
+
+
+async def finished(process: asyncio.subprocess.Process) -> bytes:
+    """The standard error of a process that should end by itself (killed if it does not)."""
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    return err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_a_signal_stops_the_bot_cleanly(stub: StubDiscord, tmp_path: Path,
+                                              signum: signal.Signals) -> None:
+    db_path = tmp_path / "data" / "games.sqlite3"
+    process = await start_bot(bot_env(stub, tmp_path, db_path), tmp_path)
+    try:
+        await running(stub, process, db_path)
+        [beat] = read_heartbeats(db_path)
+        assert beat.pid == process.pid
+        assert stub.requests[:2] == ["GET /users/@me", "GET /oauth2/applications/@me"]
+        process.send_signal(signum)
+        _, err = await asyncio.wait_for(process.communicate(), STOP_WITHIN)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    log = err.decode()
+    assert process.returncode == 0, log
+    assert f"stopped on {signum.name}" in log and "Traceback" not in log
+    assert stub.closed == 1, "it closed its gateway connection"
+    assert read_heartbeats(db_path) == []
+    wal = db_path.with_name(db_path.name + "-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    db.close()
+    InstanceLock.take(db_path).release()  # the lock is free again
+
+
+async def test_a_second_bot_on_the_same_database_is_refused(stub: StubDiscord,
+                                                            tmp_path: Path) -> None:
+    db_path = tmp_path / "games.sqlite3"
+    env = bot_env(stub, tmp_path, db_path)
+    first = await start_bot(env, tmp_path)
+    try:
+        await running(stub, first, db_path)
+        with pytest.raises(Exception, match="held by another process"):
+            InstanceLock.take(db_path)
+        second = await start_bot(env, tmp_path)
+        err = await finished(second)
+        text = err.decode()
+        assert second.returncode == 2, text
+        assert f"another bot is already running on the database {db_path}" in text
+        assert f"pid {first.pid} on " in text and f"{db_path}.lock" in text
+        assert f"kill -TERM {first.pid}" in text and "GAMES_DB" in text
+        assert "Traceback" not in text
+        assert stub.identified == 1, "the second never reached Discord"
+        [beat] = read_heartbeats(db_path)
+        assert beat.pid == first.pid, "the first bot's heartbeat stays"
+        first.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(first.communicate(), STOP_WITHIN)
+        assert first.returncode == 0
+    finally:
+        if first.returncode is None:
+            first.kill()
+            await first.wait()
+
+
+async def test_a_database_of_a_newer_bot_is_left_alone(stub: StubDiscord, tmp_path: Path) -> None:
+    db_path = tmp_path / "games.sqlite3"
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA user_version = 99")
+    db.close()
+    process = await start_bot(bot_env(stub, tmp_path, db_path), tmp_path)
+    err = await finished(process)
+    text = err.decode()
+    assert process.returncode == 1, text
+    assert "schema 99, newer than this bot" in text and "restore a backup" in text
+    assert "Traceback" not in text
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (99,)
+    db.close()
+    InstanceLock.take(db_path).release()
+
+
+async def test_sync_logs_in_over_http_only(stub: StubDiscord, tmp_path: Path) -> None:
+    db_path = tmp_path / "games.sqlite3"
+    env = bot_env(stub, tmp_path, db_path)
+
+    async def sync(*args: str, **changes: str) -> tuple[int | None, str, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "sync", *args, cwd=tmp_path, env={**env, **changes},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        return process.returncode, out.decode(), err.decode()
+
+    guild = "123456789012345678"
+    status, out, err = await sync(GUILD_ID=guild)
+    assert status == 0, err
+    assert out.splitlines() == [f"uploaded the slash commands in server {guild}"]
+    assert {"game", "play"} <= set(stub.commands[guild]) and "global" not in stub.commands
+    status, out, err = await sync()
+    assert status == 0, err
+    assert out.splitlines() == [f"removed the slash commands in server {guild}",
+                                "uploaded the slash commands globally",
+                                "global commands can take a while to appear in every server"]
+    assert stub.commands[guild] == [] and {"game", "play"} <= set(stub.commands["global"])
+    status, out, err = await sync("--clear")
+    assert status == 0, err
+    assert out.splitlines() == ["removed the slash commands globally"]
+    assert stub.commands["global"] == []
+    assert stub.identified == 0, "no gateway connection"
+    assert read_heartbeats(db_path) == [], "a sync is no running bot"
