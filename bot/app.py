@@ -104,10 +104,12 @@ class GameBot(commands.Bot):
             await self.load_extension(extension)
         if self.tree.get_command(_group.game.name) is None:
             self.tree.add_command(_group.game)
-        if not self.serve:  # the commands only: no game to tick for
+        if not self.serve:  # the commands only: no game to tick for, no event to handle
             for cog in self.cogs.values():
                 for loop in [v for v in vars(cog).values() if isinstance(v, tasks.Loop)]:
                     loop.cancel()
+                for event, listener in cog.get_listeners():
+                    self.remove_listener(listener, event)
         if self.serve and self.settings.sync_commands:
             assert self.store is not None
             report = await self.sync_commands(self.store)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.exts._items import ForgetButton
 from bot.host.store import FORMER_ID, FORMER_PLAYER
-from bot.settings import Settings
+from bot.settings import BadSettings, Settings
 from render.i18n import t
 from tests.test_bot_game import (
     ephemeral_text,
@@ -53,8 +53,11 @@ def test_the_retention_setting() -> None:
     assert Settings.from_env({"PURGE_AFTER_DAYS": " 0 "}).purge_after_days == 0
     assert Settings.from_env({"PURGE_AFTER_DAYS": "365"}).purge_after_days == 365
     for bad in ("-1", "1.5", "soon", "٣"):
-        with pytest.raises(ValueError, match="PURGE_AFTER_DAYS must be a whole number"):
+        with pytest.raises(BadSettings) as refused:
             Settings.from_env({"PURGE_AFTER_DAYS": bad})
+        assert refused.value.problems == [
+            f"bad setting PURGE_AFTER_DAYS: {bad!r} is not a whole number of days; accepted: "
+            "a whole number of days, 0 or more, e.g. PURGE_AFTER_DAYS=90"]
 
 
 async def test_forget_me_leaves_nothing_of_the_user(simcord_env, settings) -> None:  # noqa: F811

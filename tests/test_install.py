@@ -122,6 +122,22 @@ def test_the_installed_data_has_no_problem(installed: Installed) -> None:
     assert out.splitlines()[0] == "0", out
 
 
+def test_the_installed_bot_checks_out_without_the_network(installed: Installed) -> None:
+    """``DISCORD_TOKEN=x python -m bot check`` from another folder: every finding ok, exit 0,
+    and the database it would use is only named, not created."""
+    env = clean_env() | {"DISCORD_TOKEN": "x", "GAMES_DB": str(installed.work / "games.sqlite3")}
+    env = {name: value for name, value in env.items()
+           if name not in ("BOT_LANGUAGE", "GUILD_ID", "LOG_LEVEL", "SYNC_COMMANDS",
+                           "SQLITE_SYNCHRONOUS", "PURGE_AFTER_DAYS")}
+    done = subprocess.run([str(installed.python), "-m", "bot", "check"], cwd=installed.work,
+                          env=env, text=True, capture_output=True, timeout=60)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert lines and not [line for line in lines if line.startswith("problem")], lines
+    assert "ok: catalogues and fonts" in lines
+    assert not (installed.work / "games.sqlite3").exists()
+
+
 def test_the_installed_tree_holds_no_database(installed: Installed) -> None:
     data = installed.site_packages / "rapanui_data"
     assert sorted(p.name for p in (data / "i18n").iterdir()) == sorted(LANGUAGES)
