@@ -53,7 +53,7 @@ permissions "View Channels", "Send Messages", "Embed Links", "Attach Files",
 "Read Message History", "Create Public Threads", "Send Messages in Threads": the
 permission integer {INVITE_PERMISSIONS.value}).
 Optional: {", ".join(v.name for v in VARIABLES if v.name != "DISCORD_TOKEN")}
-(see README, "Configuration"; `python -m bot check` checks them).
+(see docs/ADMIN.md, "Configuration"; `python -m bot check` checks them).
 """
 REFUSED_TOKEN = ("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal's "
                  "Bot tab and set the new one.")
@@ -69,7 +69,7 @@ COMMANDS = {
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m bot", description="The Rapa Nui games bot for Discord. Settings come "
-        "from environment variables (README, \"Configuration\").")
+        "from environment variables (docs/ADMIN.md, \"Configuration\").")
     sub = top.add_subparsers(dest="command", metavar="{run,check,sync,backup,health}",
                              title="commands (run when none is given)")
     for name, help_text in COMMANDS.items():

@@ -2,7 +2,7 @@
 
 :data:`VARIABLES` is the one table of environment variables: name, default, accepted values,
 an example and what it means. :meth:`Settings.from_env` validates every variable against it
-and reports every bad one at once; README's configuration table lists the same rows (a test
+and reports every bad one at once; the admin handbook's configuration table (docs/ADMIN.md) lists the same rows (a test
 keeps the two together).
 """
 
@@ -24,7 +24,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 YES = ("yes", "true", "on", "1")
 NO = ("no", "false", "off", "0")
 SYNCHRONOUS = ("FULL", "NORMAL")
-"""The SQLite synchronous levels the bot accepts (see README, "Durability")."""
+"""The SQLite synchronous levels the bot accepts (docs/ADMIN.md, "Durability")."""
 DISCORD_ID = re.compile(r"[0-9]{17,20}")
 """A Discord id (a snowflake) as Discord shows it: 17 to 20 digits."""
 DEFAULT_DB = "data/games.sqlite3"
@@ -148,7 +148,7 @@ VARIABLES: tuple[Variable, ...] = (
              "deleted (`0`: at once; inviting the bot back before then keeps them; see "
              "Privacy)", _days),
 )
-"""Every environment variable the bot reads, in the order README lists them."""
+"""Every environment variable the bot reads, in the order the admin handbook lists them."""
 
 
 class BadSettings(ValueError):

@@ -5,6 +5,7 @@ differ only where a player's secret is."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from typing import Any
 
@@ -260,6 +261,11 @@ async def twin(tmp_path, name: str, red_bid: dict[str, Any]) -> dict[str, Any]:
     Gives the public snapshots after each secret step and what the reveal showed."""
     bots = Bots(make_settings(tmp_path / f"{name}.sqlite3"))
     out: dict[str, Any] = {"snapshots": []}
+    logged = Logged()
+    logger = logging.getLogger("bot")
+    level = logger.level
+    logger.setLevel(logging.DEBUG)
+    logger.addHandler(logged)
     try:
         async with simcord.run(bots()) as env:
             guild = env.create_guild()
@@ -274,6 +280,7 @@ async def twin(tmp_path, name: str, red_bid: dict[str, Any]) -> dict[str, Any]:
             await type_choice(env, bob, "bid 1m 1w sorcerer")
             out["snapshots"].append(await public_snapshot(env, channel, session))
             out["before"] = texts(env, channel)
+            out["logs"] = list(logged.lines)
             out["others"] = [[await shown_to(m) for m in dm_messages(env, who)]
                              for who in (bob, cleo)]
             lines = await env.bot.games.store.log(session.id)
@@ -290,7 +297,20 @@ async def twin(tmp_path, name: str, red_bid: dict[str, Any]) -> dict[str, Any]:
             assert not env.bot.unexpected_errors
     finally:
         await bots.close()
+        logger.removeHandler(logged)
+        logger.setLevel(level)
     return out
+
+
+class Logged(logging.Handler):
+    """Every line the bot's loggers write (DEBUG and up), as an admin's log would show it."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.levelname} {record.name}: {record.getMessage()}")
 
 
 async def test_twin_games_differing_in_one_secret_bid_look_the_same_until_the_reveal(tmp_path):
@@ -302,6 +322,8 @@ async def test_twin_games_differing_in_one_secret_bid_look_the_same_until_the_re
     for a, b in zip(one["snapshots"], two["snapshots"], strict=True):
         assert a == b, "a public output differs between the twins before the reveal"
     assert one["others"] == two["others"], "the other players' DMs differ"
+    assert one["logs"], "the bot logs while the twins play"
+    assert one["logs"] == two["logs"], "the log differs between the twins before the reveal"
     assert one["record"] == two["record"]
     record = one["record"]
     assert "red bid ?" in record and "blue bid ?" in record and "seed=" not in record

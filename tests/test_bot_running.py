@@ -125,8 +125,9 @@ def test_games_db_must_name_a_file(tmp_path: Path) -> None:
 
 
 def readme_settings() -> dict[str, list[str]]:
-    """README's configuration table: variable -> its cells (default, accepted, meaning)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The admin handbook's configuration table: variable -> its cells (default, accepted,
+    meaning)."""
+    text = (ROOT / "docs" / "ADMIN.md").read_text(encoding="utf-8")
     section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
     rows = {}
     for line in section.splitlines():
