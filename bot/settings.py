@@ -2,8 +2,8 @@
 
 :data:`VARIABLES` is the one table of environment variables: name, default, accepted values,
 an example and what it means. :meth:`Settings.from_env` validates every variable against it
-and reports every bad one at once; the admin handbook's configuration table (docs/ADMIN.md) lists the same rows (a test
-keeps the two together).
+and reports every bad one at once; the admin handbook's configuration table (docs/ADMIN.md)
+lists the same rows (a test keeps the two together).
 """
 
 from __future__ import annotations
