@@ -22,7 +22,8 @@ import aiohttp
 import discord
 
 from bot import create_bot
-from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_PERMISSIONS, INVITE_URL
+from bot.app import INVITE_PERMISSIONS
+from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
 from bot.host.clock import Clock, system_clock
 from bot.host.store import (
     SCHEMA_VERSION,

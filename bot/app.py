@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.constants import HEARTBEAT, OUTBOX_DRAIN
+from bot.constants import HEARTBEAT, NEEDED_PERMISSIONS, OUTBOX_DRAIN, THREAD_PERMISSIONS
 from bot.exts import _answer, _group
 from bot.exts._items import ITEMS
 from bot.exts._outbox import Outbox
@@ -27,6 +27,13 @@ from render import assets
 from render.i18n import language
 
 log = logging.getLogger(__name__)
+
+INVITE_PERMISSIONS = discord.Permissions(
+    **dict.fromkeys((*NEEDED_PERMISSIONS, *THREAD_PERMISSIONS), True))
+"""Exactly what the bot uses, asked for by the invite link (309237763072): it sees the
+channel, posts the table (embeds with the board as an attached image), opens a public thread
+under the lobby card (which needs the channel's history) and posts in that thread. Nothing
+else: it deletes and edits only its own messages and reacts only in DMs."""
 
 
 class GameTree(app_commands.CommandTree):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import discord
-
 MAX_AUTOCOMPLETE = 25
 """Discord shows at most 25 autocomplete choices."""
 SMALL_CHOICE = 5
@@ -58,13 +56,6 @@ OPEN_ID = r"hopen:(?P<game>[0-9]+)"
 FORGET_ID = r"forget:(?P<user>[0-9]+)"
 BID_MODAL_ID = "ggbid:{game}:{seq}"
 
-INVITE_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, embed_links=True, attach_files=True,
-    read_message_history=True, create_public_threads=True, send_messages_in_threads=True)
-"""Exactly what the bot uses, asked for by the invite link (309237763072): it sees the
-channel, posts the table (embeds with the board as an attached image), opens a public thread
-under the lobby card (which needs the channel's history) and posts in that thread. Nothing
-else: it deletes and edits only its own messages and reacts only in DMs."""
 NEEDED_PERMISSIONS = ("view_channel", "send_messages", "embed_links", "attach_files",
                       "read_message_history")
 """Without any of these a game cannot be shown in the channel: ``/game new`` refuses."""

@@ -11,8 +11,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app import game_intents
-from bot.constants import INVITE_PERMISSIONS, NEEDED_PERMISSIONS, THREAD_PERMISSIONS
+from bot.app import INVITE_PERMISSIONS, game_intents
+from bot.constants import NEEDED_PERMISSIONS, THREAD_PERMISSIONS
 from render.i18n import LANGUAGES, t
 from tests.test_bot_game import (
     ephemeral_text,

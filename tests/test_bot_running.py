@@ -19,7 +19,8 @@ import simcord
 
 import bot.__main__ as cli
 from bot import create_bot
-from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_PERMISSIONS
+from bot.app import INVITE_PERMISSIONS
+from bot.constants import HEARTBEAT, HEARTBEAT_STALE
 from bot.exts._outbox import Outbox
 from bot.host.clock import ManualClock, iso
 from bot.host.store import (
