@@ -15,13 +15,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.constants import HEARTBEAT, NEEDED_PERMISSIONS, OUTBOX_DRAIN, THREAD_PERMISSIONS
+from bot.constants import (
+    CHECK_PAUSE,
+    HEARTBEAT,
+    NEEDED_PERMISSIONS,
+    OUTBOX_DRAIN,
+    THREAD_PERMISSIONS,
+)
 from bot.exts import _answer, _group
 from bot.exts._items import ITEMS
 from bot.exts._outbox import Outbox
 from bot.host.sessions import Host
 from bot.host.store import Store
 from bot.settings import Settings
+from bot.table.pool import RenderPool
 from bot.translator import CatalogueTranslator
 from render import assets
 from render.i18n import language
@@ -78,9 +85,13 @@ class GameBot(commands.Bot):
         self.instance = uuid.uuid4().hex
         """This process's heartbeat row in the store."""
         self._stopping: asyncio.Task[None] | None = None
+        self._checking: asyncio.Task[int] | None = None
+        """Replays every loaded game's log against its snapshot, after a start."""
         self.store: Store | None = None
         self.host: Host | None = None
         self.outbox = Outbox(self)
+        self.renders = RenderPool(settings.render_workers)
+        """Where pictures are drawn: worker processes, one per core unless the settings say."""
         self.unexpected_errors: list[BaseException] = []
         """Errors the central handler saw (tests assert it stays empty)."""
         self.languages: dict[int, str] = {}
@@ -101,8 +112,11 @@ class GameBot(commands.Bot):
                                           synchronous=self.settings.sqlite_synchronous)
             await self.store.start_heartbeat(self.instance, os.getpid(), socket.gethostname())
             self.heartbeat.start()
+            self.renders.start()
             self.host = Host(self.store, self.settings.seed_source)
             await self.host.load()
+            self._checking = asyncio.create_task(self.host.check_all(CHECK_PAUSE),
+                                                 name="checking snapshots")
             self.languages = {user: language(lang)
                               for user, lang in (await self.store.user_languages()).items()}
         await self.tree.set_translator(CatalogueTranslator())
@@ -213,8 +227,11 @@ class GameBot(commands.Bot):
 
     async def _stop(self) -> None:
         self.heartbeat.cancel()
+        if self._checking is not None:
+            self._checking.cancel()
         if self.host is not None:
             await self.outbox.drain(OUTBOX_DRAIN)
+        self.renders.close()
         await super().close()
         await self._close_store()
 

@@ -36,6 +36,9 @@ RETRY_FIRST = 2.0
 RETRY_MOST = 120.0
 """Backoff after a failed Discord call: doubles from the first to the most, per game."""
 
+CHECK_PAUSE = 0.05
+"""Seconds between two games' checks against their logs after a start (in the background: a
+start loads games from their snapshots)."""
 HEARTBEAT = 30.0
 """Seconds between two heartbeats of a running bot in the store (``python -m bot health``)."""
 HEARTBEAT_STALE = 3

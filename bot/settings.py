@@ -28,6 +28,7 @@ SYNCHRONOUS = ("FULL", "NORMAL")
 DISCORD_ID = re.compile(r"[0-9]{17,20}")
 """A Discord id (a snowflake) as Discord shows it: 17 to 20 digits."""
 DEFAULT_DB = "data/games.sqlite3"
+MAX_RENDER_WORKERS = 64
 
 
 def random_seed() -> int:
@@ -116,6 +117,15 @@ def _synchronous(text: str) -> str:
     return text.upper()
 
 
+def _workers(text: str) -> int | None:
+    if text.lower() == "auto":
+        return None
+    if not (text.isascii() and text.isdecimal()) or int(text) > MAX_RENDER_WORKERS:
+        raise Invalid(f"{text!r} is neither auto nor a number of processes from 0 to "
+                      f"{MAX_RENDER_WORKERS}")
+    return int(text)
+
+
 VARIABLES: tuple[Variable, ...] = (
     Variable("DISCORD_TOKEN", "token", None, "the token from the Developer Portal's Bot tab",
              "MTA5…", "the bot's token (required to run and to sync; `check` only needs it "
@@ -147,6 +157,10 @@ VARIABLES: tuple[Variable, ...] = (
              "days after the bot is removed from a server until every game of that server is "
              "deleted (`0`: at once; inviting the bot back before then keeps them; see "
              "Privacy)", _days),
+    Variable("RENDER_WORKERS", "render_workers", "auto", f"auto or a number from 0 to "
+             f"{MAX_RENDER_WORKERS}", "2",
+             "processes that draw the board pictures beside the bot (`auto`: one per core "
+             "the bot may use; `0`: in the bot's own process, for a small server)", _workers),
 )
 """Every environment variable the bot reads, in the order the admin handbook lists them."""
 
@@ -186,6 +200,8 @@ class Settings:
     ping_after: float = PING_AFTER
     """A human who must act is pinged once they have not acted in the game for this long."""
     purge_after_days: int = PURGE_AFTER_DAYS
+    render_workers: int | None = None
+    """Processes that draw pictures (None: one per core; 0: threads of the bot's process)."""
     """Days after the bot is removed from a server until every game of that server is deleted
     (0: at once); inviting the bot back before then keeps them."""
     extensions: tuple[str, ...] = field(

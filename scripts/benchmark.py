@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import importlib
 import io
+import json
 import statistics
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from rules.core import GameModule
 from rules.record import Game, parse_line, replay
 from rules.registry import GAME_NAMES, game_module
 from scripts.ai_match import play
+from scripts.live import live, startup
 
 SEATS = {"makemake": 4, "giants": 5, "giganten": 4}
 
@@ -145,11 +147,38 @@ async def bench_parallel(count: int, level: str) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=10)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=None,
+                        help="AI games per figure (10); with --live: live games (100)")
     parser.add_argument("--parallel", type=int, default=20)
     parser.add_argument("--only", choices=GAME_NAMES)
+    parser.add_argument("--live", action="store_true",
+                        help="many live games through the host, store, outbox and renders")
+    parser.add_argument("--interval", type=float, default=10.0,
+                        help="with --live: seconds between a game's moves (0: at once)")
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="with --live: how long the load is measured")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="with --live: render processes (default: one per core)")
+    parser.add_argument("--startup", type=int, metavar="GAMES",
+                        help="time a start on a store of this many games (a tenth running)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    if args.live or args.startup:
+        figures: dict[str, object] = {}
+        if args.live:
+            figures.update(asyncio.run(live(args.games or 100, args.interval, args.seconds,
+                                            args.workers)))
+        if args.startup:
+            figures.update(startup(args.startup))
+        if args.json:
+            print(json.dumps(figures))
+        else:
+            for key, value in figures.items():
+                print(f"  {key:<20} {value}")
+        return 0
+    args.games = args.games or 10
     for name in [args.only] if args.only else GAME_NAMES:
         module = game_module(name)
         record = play(name, SEATS[name], 0, 3, []).record()

@@ -276,7 +276,7 @@ async def _run(game: str, humans: int, ai_seats: int, seed: int, lang: str,
     with tempfile.TemporaryDirectory() as folder:
         clock = SimClock()
         settings = Settings(db_path=Path(folder) / "games.sqlite3", language=lang,
-                            clock=clock, seed_source=lambda: seed)
+                            clock=clock, seed_source=lambda: seed, render_workers=0)
         bot = create_bot(settings)
         try:
             async with simcord.run(bot) as env:

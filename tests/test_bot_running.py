@@ -471,6 +471,7 @@ def test_health_from_the_command_line(environment: pytest.MonkeyPatch,
 
 def bot_settings(db_path: Path, **changes: Any) -> Settings:
     seeds = itertools.count(7)
+    changes.setdefault("render_workers", 0)
     return Settings(db_path=db_path, clock=ManualClock(), seed_source=lambda: next(seeds),
                     **changes)
 

@@ -22,7 +22,8 @@ from bot.table.words import step_lines
 
 def make_settings(db_path: Path, first_seed: int = 7) -> Settings:
     seeds = itertools.count(first_seed)
-    return Settings(db_path=db_path, clock=ManualClock(), seed_source=lambda: next(seeds))
+    return Settings(db_path=db_path, clock=ManualClock(), seed_source=lambda: next(seeds),
+                    render_workers=0)
 
 
 @pytest.fixture

@@ -29,9 +29,9 @@ from bot.exts._items import embed_of, lobby_view, or_missing, prompt_view, table
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
 from bot.table import Desired, Post, Private
+from bot.table.pool import BOARDS
 from bot.table.private import private_language
 from bot.table.words import ai_name, game_name, refusal_text
-from render import giants, giganten, makemake
 from render.i18n import t
 
 if TYPE_CHECKING:
@@ -39,8 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RENDERERS: dict[str, table.Renderer] = {
-    "giants": giants.board, "giganten": giganten.board, "makemake": makemake.board}
+RENDERERS: dict[str, table.Renderer] = BOARDS
 T = TypeVar("T")
 
 
@@ -79,6 +78,12 @@ class Outbox:
         while game_id in self._dirty:
             self._dirty.discard(game_id)
             await self.reconcile(game_id)
+
+    async def settled(self, game_id: int) -> None:
+        """Wait until what was kicked for the game so far is shown (or has failed and waits
+        for its retry)."""
+        while (task := self._running.get(game_id)) is not None and not task.done():
+            await asyncio.shield(task)
 
     async def drain(self, timeout: float) -> bool:
         """For a clean stop: wait (at most ``timeout`` seconds) until every run under way,
@@ -257,13 +262,25 @@ class Outbox:
         kwargs: dict[str, Any] = {"content": post.content or None, "embed": embed_of(post),
                                   "view": view}
         if new_picture:
-            files = await _files(post)
+            files = await self._files(post)
             kwargs["attachments"] = files
         try:
             await self._call(message.edit(**kwargs))
         except discord.NotFound:
             return False
         return True
+
+    async def _files(self, post: Post) -> list[discord.File]:
+        """The post's picture, drawn in the render pool (a failed drawing: shown without)."""
+        picture = post.picture
+        if picture is None:
+            return []
+        try:
+            png = await self.bot.renders.picture(picture)
+        except Exception:
+            log.exception("drawing %s failed: shown without it", picture.filename)
+            return []
+        return [discord.File(io.BytesIO(png), filename=picture.filename)] if png else []
 
     # --- the parts -----------------------------------------------------------------------------
 
@@ -341,7 +358,7 @@ class Outbox:
                 await self.bot.games.store.set_message(session.id, MessageRow(
                     "live", row.channel_id, row.message_id, _digest(want.live), want.stage))
                 return
-        files = await _files(want.live)
+        files = await self._files(want.live)
         message = await self._call(home.send(
             content=want.live.content or None, embed=or_missing(embed_of(want.live)), files=files,
             view=view or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()))
@@ -418,7 +435,7 @@ class Outbox:
                 await store.set_message(session.id, MessageRow(
                     slot, row.channel_id, row.message_id, _digest(screen), holder))
             else:
-                files = await _files(screen)
+                files = await self._files(screen)
                 message = await self._dm(session, private, lambda user: user.send(
                     screen.content, files=files))
                 if message is None:
@@ -536,15 +553,6 @@ def _picture_changed(row: MessageRow, post: Post) -> bool:
     return post.picture is not None and old != post.picture.key
 
 
-async def _files(post: Post) -> list[discord.File]:
-    if post.picture is None:
-        return []
-    try:
-        png = await asyncio.to_thread(post.picture.draw)
-    except Exception:
-        log.exception("drawing %s failed: shown without it", post.picture.filename)
-        return []
-    return [discord.File(io.BytesIO(png), filename=post.picture.filename)] if png else []
 
 
 __all__ = ["Outbox", "Retry"]

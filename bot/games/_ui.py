@@ -9,6 +9,7 @@ and the Discord adapter turns :class:`Button` and :class:`Select` into real comp
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +67,11 @@ def choice_name(words: str, notation: str, most: int = MAX_CHOICE_NAME) -> str:
     if room < most // 3:
         return fit(words, most)
     return fit(words, room) + CHOICE_SEPARATOR + notation
+
+
+def _no_screen(view: dict[str, Any], seat: str, lang: str) -> bytes | None:
+    """A game without private pictures draws none."""
+    return None
 
 
 @dataclass(frozen=True)
@@ -226,9 +232,14 @@ class GameUI:
         """Board labels that events changed (a move's path, a placed piece): highlighted."""
         return set()
 
+    def screen_art(self) -> Callable[[dict[str, Any], str, str], bytes | None]:
+        """The module-level function of ``render`` that draws :meth:`screen` (a worker
+        process calls it with the same arguments)."""
+        return _no_screen
+
     def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
         """A PNG of what only ``seat`` sees (its DM screen message); None: nothing."""
-        return None
+        return self.screen_art()(view, seat, lang)
 
     def has_screen(self) -> bool:
         """Whether the game has a private screen at all (so the 🔒 button is offered)."""

@@ -392,17 +392,64 @@ class Host:
         return session
 
     async def _rebuild(self, row: GameRow, lines: list[str]) -> Game:
-        """The game from its snapshot, checked against the log (the log wins a disagreement)."""
+        """The game from its latest snapshot when the snapshot is of the log's last action (a
+        start reads, it does not replay); replayed from the log when the snapshot is missing,
+        of another action or unreadable. :meth:`check` compares the two later."""
         assert row.header is not None
         header = parse_header(row.header)
         module = header.module
         snapshot = await self.store.snapshot(row.id)
-        replayed = replay_lines(row.header, lines)
-        if snapshot is None or snapshot.seq != len(lines) \
-                or module.to_json(replayed.state) != snapshot.state:
-            log.warning("game %s: snapshot disagrees with the action log; using the log", row.id)
-            return replayed
-        return Game(header, module.from_json(snapshot.state), list(lines))
+        if snapshot is not None and snapshot.seq == len(lines):
+            try:
+                return Game(header, module.from_json(snapshot.state), list(lines))
+            except (KeyError, TypeError, ValueError) as error:
+                log.warning("game %s: its snapshot does not load (%s); using the log",
+                            row.id, error)
+        else:
+            log.warning("game %s: its snapshot is not of action %s; using the log", row.id,
+                        len(lines))
+        return await asyncio.to_thread(replay_lines, row.header, lines)
+
+    async def check(self, game_id: int) -> bool:
+        """Replay a running game's log and compare it with the position it was loaded with
+        (its snapshot): True when they agree. When they do not, the log wins: the game goes
+        on from the replayed position, which is stored as its snapshot, and the disagreement
+        is logged. The replay runs in a thread; the game's lock is held only to compare and
+        repair."""
+        session = self.sessions.get(game_id)
+        if session is None or session.game is None or session.row.header is None:
+            return True
+        module = session.module
+        lines = list(session.game.lines)
+        replayed = await asyncio.to_thread(replay_lines, session.row.header, lines)
+        async with session.lock:
+            game = session.game
+            if game is None or game.lines != lines:
+                return True  # it moved on meanwhile: its new snapshot came from a commit
+            if module.to_json(replayed.state) == module.to_json(game.state):
+                return True
+            log.warning("game %s: its snapshot disagrees with the action log; the log wins",
+                        game_id)
+            await self.store.write_snapshot(game_id, len(lines), module.to_json(replayed.state))
+            game.state = replayed.state
+            session.states.clear()
+            return False
+
+    async def check_all(self, pause: float = 0.0) -> int:
+        """:meth:`check` every game loaded from the store, one after the other, ``pause``
+        seconds apart (after a start, in the background, so that the checks never crowd out
+        the moves); returns how many were repaired."""
+        repaired = 0
+        for game_id in list(self.sessions):
+            try:
+                repaired += not await self.check(game_id)
+            except Exception:
+                log.exception("game %s could not be checked against its log", game_id)
+            if pause:
+                await asyncio.sleep(pause)
+        if repaired:
+            log.warning("%d game(s) repaired from their logs", repaired)
+        return repaired
 
     def _remember(self, session: Session) -> None:
         self.sessions[session.id] = session

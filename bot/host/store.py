@@ -1026,6 +1026,12 @@ class Store:
             row = await cur.fetchone()
         return Snapshot(row["seq"], json.loads(row["state"])) if row else None
 
+    async def write_snapshot(self, game_id: int, seq: int, state: dict[str, Any]) -> None:
+        """Replace a game's snapshot (a repair: the log had the last word)."""
+        async with self.transaction() as db:
+            await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
+                      " VALUES (?, ?, ?)", (game_id, seq, _dump(state)))
+
     # --- where a game is shown -----------------------------------------------------------------
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:

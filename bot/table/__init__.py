@@ -86,11 +86,19 @@ class Embed:
 
 @dataclass(frozen=True)
 class Picture:
-    """A PNG to attach: ``key`` names what it shows, ``draw`` makes it (only when needed)."""
+    """A PNG to attach: ``key`` names what it shows; ``art(*args, **kwargs)`` draws it, only
+    when the key changed. ``art`` is a module-level function of ``render`` and the arguments
+    plain data, so that a worker process can draw it (:mod:`bot.table.pool`)."""
 
     filename: str
     key: str
-    draw: Callable[[], bytes | None] = field(compare=False, repr=False)
+    art: Callable[..., bytes | None] = field(compare=False, repr=False)
+    args: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    kwargs: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def draw(self) -> bytes | None:
+        """The PNG, drawn here and now (None: nothing to show)."""
+        return self.art(*self.args, **self.kwargs)
 
 
 @dataclass(frozen=True)
@@ -213,9 +221,13 @@ def desired(session: Session, now: datetime, names: dict[str, str], renderer: Re
 def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
               names: dict[str, str], renderer: Renderer | None, lang: str,
               closed: bool = False) -> Post:
-    """The live message of the stage that began with action ``start``, as of ``view``."""
+    """The live message of the stage that began with action ``start``, as of ``view``.
+
+    Its board rings what the latest turn changed, in this stage or the one before: a stage
+    nobody has acted in yet says what just happened, and its board is then the very picture
+    that closes the previous stage's message (drawn once)."""
     steps = session.log[start - 1:]
-    picture = _board(session, ui, view, names, renderer, lang, steps)
+    picture = _board(session, ui, view, names, renderer, lang, session.log)
     # a young stage's log starts with what came just before it, so its message reads on its own
     earlier = max(0, start - 1 - max(0, LOG_LINES - len(steps)))
     steps = session.log[earlier:]
@@ -244,7 +256,7 @@ def closing(session: Session, stored_stage: str, names: dict[str, str],
     view = session.module.view(state, None)
     lang = session.row.language
     steps = session.log[known[1] - 1:end]
-    picture = _board(session, ui, view, names, renderer, lang, steps)
+    picture = _board(session, ui, view, names, renderer, lang, session.log[:end])
     embed = Embed(title=_title(session, ui, session.module.view(inside, None), lang),
                   fields=_fields(session, ui, view, steps, lang, closed=True),
                   image=BOARD_FILE if picture else None)
@@ -367,12 +379,8 @@ def _board(session: Session, ui: GameUI, view: dict[str, Any], names: dict[str, 
         return None
     changed = sorted(ui.changed([e for s in _latest_turn(steps) for e in s.events]))
     key = _digest(view, lang, names, changed)
-    board = renderer
-
-    def draw() -> bytes:
-        return board(view, lang, names, highlight=frozenset(changed))
-
-    return Picture(BOARD_FILE, key, draw)
+    return Picture(BOARD_FILE, key, renderer, (view, lang, names),
+                   {"highlight": frozenset(changed)})
 
 
 def _latest_turn(steps: list[Step]) -> list[Step]:
@@ -528,17 +536,13 @@ def privates(session: Session, ui: GameUI, notify: Collection[int] = (),
 
 def screen_post(session: Session, ui: GameUI, seat: Seat, lang: str) -> Post:
     view = session.view(seat.colour)
-    key = _digest(ui.screen_key(view, seat.colour), lang)
-
-    def draw() -> bytes | None:
-        return ui.screen(view, seat.colour, lang)
-
+    key = _digest(ui.screen_key(view, seat.colour), seat.colour, lang)
     text = game_text(session.row.game, "hidden.screen", lang,
                      game=game_name(session.row.game, lang), id=session.id,
                      colour=colour_name(seat.colour, lang), channel=f"<#{session.row.home_id}>")
     words = ui.screen_text(view, seat.colour, lang)
     return Post(content=_cut("\n".join(w for w in (text, words) if w), MAX_CONTENT),
-                picture=Picture(SCREEN_FILE, key, draw))
+                picture=Picture(SCREEN_FILE, key, ui.screen_art(), (view, seat.colour, lang)))
 
 
 def phase_label(ui: GameUI, kind: str, lang: str) -> str:

@@ -8,6 +8,7 @@ says who has bid) and never attach an owner to an erected moai.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.games._ui import Field, Form, GameUI
@@ -73,8 +74,9 @@ class GiantsUI(GameUI):
             Field("sorcerer", t("bot.giants.form.sorcerer", lang), figure("sorcerer"),
                   toggle=True)))
 
-    def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
-        return art.screen(view, seat, lang)
+    def screen_art(self) -> Callable[[dict[str, Any], str, str], bytes | None]:
+        """The seat's screen: what it holds behind it and in front of it."""
+        return art.screen
 
     def screen_key(self, view: dict[str, Any], seat: str) -> Any:
         """What the screen picture shows: its caption (round and phase), the pieces behind the

@@ -10,6 +10,7 @@ shipping buttons with a sensible default, and the open auction's +1 / +2 / other
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, colour_name
@@ -227,9 +228,9 @@ class GigantenUI(GameUI):
         return Form("", (Field("sale", t("bot.giganten.form.label", lang),
                                tuple(choices[:MAX_CHOICES])),))
 
-    def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
+    def screen_art(self) -> Callable[[dict[str, Any], str, str], bytes | None]:
         """The licence hand, tiles peeked at and action card, for that seat's DM only."""
-        return art.hand(view, seat, lang)
+        return art.hand
 
     def has_screen(self) -> bool:
         return True
