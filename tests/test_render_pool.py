@@ -1,0 +1,91 @@
+"""Pictures drawn in worker processes are the pictures drawn here; a picture wanted twice is
+drawn once; a broken pool costs no picture."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.host.sessions import Host
+from bot.host.store import Store
+from bot.table import Picture, desired
+from bot.table.pool import BOARDS, RenderPool, cores
+from rules.registry import GAME_NAMES, game_module
+
+
+@pytest.fixture
+def pool() -> Iterator[RenderPool]:
+    made = RenderPool(1)
+    yield made
+    made.close()
+
+
+def opening_board(name: str) -> Picture:
+    module = game_module(name)
+    view = module.view(module.new(list(module.COLOURS[:module.MIN_SEATS]), None, seed=3), None)
+    return Picture("board.png", name, BOARDS[name], (view, "es", {}),
+                   {"highlight": frozenset()})
+
+
+async def test_a_worker_draws_the_same_bytes(pool: RenderPool) -> None:
+    for name in GAME_NAMES:
+        picture = opening_board(name)
+        assert await pool.picture(picture) == picture.draw()
+    assert pool.drawn == len(GAME_NAMES)
+
+
+async def test_a_picture_wanted_twice_is_drawn_once(pool: RenderPool) -> None:
+    picture = opening_board("makemake")
+    first = await pool.picture(picture)
+    again = await pool.picture(Picture("board.png", "makemake", BOARDS["makemake"],
+                                       picture.args, picture.kwargs))
+    assert again == first and pool.drawn == 1
+    other = Picture("screen.png", "makemake", BOARDS["makemake"], picture.args, picture.kwargs)
+    await pool.picture(other)
+    assert pool.drawn == 2, "the same key for another file is another picture"
+
+
+async def test_a_broken_pool_still_draws_and_is_replaced(pool: RenderPool) -> None:
+    picture = opening_board("giants")
+    await pool.draw(os.getpid)
+    worker = await pool.draw(os.getpid)
+    assert worker is not None and worker != os.getpid()
+    os.kill(int(worker), signal.SIGKILL)
+    assert await pool.draw(picture.art, *picture.args, **picture.kwargs) == picture.draw()
+    again = await pool.draw(os.getpid)
+    assert again is not None and again not in (worker, os.getpid()), "a new worker"
+
+
+async def test_no_workers_draws_in_this_process() -> None:
+    pool = RenderPool(0)
+    assert await pool.draw(os.getpid) == os.getpid()
+    assert RenderPool().workers == cores()
+
+
+async def test_every_picture_of_a_table_can_go_to_a_worker(tmp_path: Path) -> None:
+    """What a worker gets is pickled: every board and screen of a game in progress."""
+    store = await Store.open(tmp_path / "games.sqlite3")
+    try:
+        host = Host(store, seed_source=iter(range(1, 99)).__next__)
+        for channel, name in enumerate(GAME_NAMES, start=1):
+            module = game_module(name)
+            session = await host.create(channel_id=channel, guild_id=1, game=name,
+                                        options={}, creator_id=channel * 10, language="ru")
+            for k in range(1, module.MIN_SEATS):
+                await host.join(session.id, channel * 10 + k)
+            await host.start(session.id, channel * 10)
+            want = desired(session, store.clock(), {}, BOARDS[name])
+            pictures = [p.picture for p in (want.live, *(v.screen for v in want.privates))
+                        if p is not None and p.picture is not None]
+            assert pictures and any(p.filename == "board.png" for p in pictures)
+            for picture in pictures:
+                art, args, kwargs = pickle.loads(pickle.dumps(
+                    (picture.art, picture.args, picture.kwargs)))
+                assert art(*args, **kwargs) == picture.draw()
+    finally:
+        await store.close()
