@@ -38,8 +38,8 @@ def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Im
     pal = seat_colour(seat)
     draw.rectangle((0, 0, WIDTH, 64), fill=pal.fill)
     title = t("render.giants.screen.title", lang, name=colour_name(seat, lang))
-    sub = t("render.round", lang, round=view["round"]) + " · " + t(
-        f"render.giants.phase.{view['phase']}", lang)
+    sub = t("render.round", lang, round=view["round"])  # no phase: a screen is redrawn only
+    # when what it holds changes (the table says the phase)
     draw.text((24, 32), fit_text(title, font(28, True, lang), 700), font=font(28, True, lang),
               fill=pal.ink, anchor="lm")
     draw.text((WIDTH - 24, 32), sub, font=font(20, lang=lang), fill=pal.ink, anchor="rm")

@@ -57,8 +57,8 @@ def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
     title = t("render.giganten.hand.title", lang, name=shown[seat])
     bold = font(26, True, text_lang(title, lang))
     draw.text((MARGIN + 44, 35), fit_text(title, bold, 700), font=bold, fill=INK, anchor="lm")
-    when = t("render.round", lang, round=view["round"]) + " · " + \
-        t(f"render.giganten.phase.{view['phase']}", lang)
+    when = t("render.round", lang, round=view["round"])  # no phase: the hand is redrawn only
+    # when what it holds changes, and the round (the table says the phase)
     draw.text((WIDTH - MARGIN, 35), fit_text(when, plain, 440), font=plain, fill=MUTED,
               anchor="rm")
 

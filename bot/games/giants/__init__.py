@@ -79,11 +79,18 @@ class GiantsUI(GameUI):
         return art.screen
 
     def screen_key(self, view: dict[str, Any], seat: str) -> Any:
-        """What the screen picture shows: its caption (round and phase), the pieces behind the
-        screen and in front of it, the urn, prestige, and the owners this seat knows."""
-        return [view.get("round"), view.get("phase"), view.get("screen"), view.get("urn"),
-                view["players"][seat], view["scores"].get(seat),
-                sorted((a, spot["owner"]) for a, spot in view["ahus"].items() if spot["owner"])]
+        """Everything the screen picture reads (render/giants_screen.py): its caption (the
+        round), the pieces behind the screen and in front of it with those items, the urn,
+        the seat's sealed bid and end-of-round answer, prestige and rongo, and each known
+        moai's ahu, owner, size and headdress; not the phase, so a screen is redrawn only
+        when what it holds changes."""
+        player = view["players"][seat]
+        known = sorted((a, spot["owner"], view["items"][spot["moai"]]["size"],
+                        spot["headdress"] is not None)
+                       for a, spot in view["ahus"].items() if spot["moai"] and spot["owner"])
+        return [view.get("round"), view.get("screen"), view.get("urn"), player,
+                [view["items"][i] for i in player.get("front") or []],
+                view.get("my_bid"), view.get("my_endround"), view["scores"].get(seat), known]
 
     def stage(self, view: dict[str, Any]) -> str:
         """Giants' five phases: the dice open the bidding, so they share its stage."""

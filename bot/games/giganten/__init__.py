@@ -237,9 +237,10 @@ class GigantenUI(GameUI):
 
     def screen_key(self, view: dict[str, Any], seat: str) -> Any:
         """The same private content gives the same picture, so a player's screen message is
-        redrawn only when the hand, a peeked tile or the card changed, not at every phase."""
+        redrawn only when the round, the hand, a peeked tile or the card changed, not at
+        every phase."""
         player = view["players"][seat]
-        return [sorted(view["you"]["licences"]), player["card"], [
+        return [view["round"], sorted(view["you"]["licences"]), player["card"], [
             (label, view["spaces"][label]["state"], view["spaces"][label]["value"])
             for label in player["peeked"]]]
 
