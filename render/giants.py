@@ -296,6 +296,11 @@ def static_layers(lang: str, seats: int, final: bool = False) -> Layers:
     return Layers(base, BandEncoder(palette(), base))
 
 
+def encoder(lang: str, seats: int, final: bool = False) -> BandEncoder:
+    """The PNG encoder of boards drawn over that static layer."""
+    return static_layers(lang, seats, final).encoder
+
+
 @cache
 def _island() -> Image.Image:
     """Sea, land hexes by kind, grid, labels, and the ahus' platforms, names and values."""
@@ -444,7 +449,7 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
     """PNG bytes of the public board (or of the board as the view's seat sees it), with what
     changed (``highlight``) ringed."""
     image = canvas(view, lang, names, highlight=highlight)
-    return static_layers(lang, len(view["seats"]), bool(view["finished"])).encoder.encode(image)
+    return encoder(lang, len(view["seats"]), bool(view["finished"])).encode(image)
 
 
 def item_number(item_id: str) -> int:

@@ -261,6 +261,11 @@ def static_layers(lang: str, seats: int) -> Layers:
     return Layers(base, overlay, BandEncoder(palette(), empty))
 
 
+def encoder(lang: str, seats: int, final: bool = False) -> BandEncoder:
+    """The PNG encoder of boards drawn over that static layer (the same at the end)."""
+    return static_layers(lang, seats).encoder
+
+
 @cache
 def _island() -> Image.Image:
     """Sea, bare territories and the centre, supersampled."""
@@ -347,7 +352,7 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the public board, with what changed (``highlight``) ringed."""
     image = canvas(view, lang, names, highlight=highlight)
-    return static_layers(lang, len(view["seats"])).encoder.encode(image)
+    return encoder(lang, len(view["seats"])).encode(image)
 
 
 def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:
