@@ -12,7 +12,6 @@ numbers on pieces keep DejaVu in every language, so they look the same everywher
 from __future__ import annotations
 
 import atexit
-import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
@@ -24,6 +23,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import palette
 from render.i18n import t
 from rules.data import DATA_DIR
 
@@ -149,6 +149,8 @@ _FILLS: dict[str, tuple[RGB, RGB]] = {
     "black": ((35, 35, 40), (255, 255, 255)),
     "white": ((242, 242, 238), INK),
 }
+SEAT_NAMES = tuple(_FILLS)
+"""Every colour a seat may have."""
 
 
 @cache
@@ -272,13 +274,28 @@ def legend_row(draw: ImageDraw.ImageDraw, y: int, columns: Sequence[tuple[int, s
         draw.text((x, y), text, font=face, fill=fill, anchor="lm")
 
 
-def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes of a finished image, as a 256-colour palette image.
+def seat_colours() -> list[RGB]:
+    """Every seat colour's fill, ink and tint: exact entries of every picture's palette."""
+    found: list[RGB] = []
+    for name in SEAT_NAMES:
+        pal = seat_colour(name)
+        found += [pal.fill, pal.ink, pal.tint]
+    return found
 
-    Board pictures use few colours; a palette PNG is about a quarter of the size of a full-colour
-    one (quicker to upload) and encodes in half the time. Fast octree quantising keeps it quick.
-    """
-    palette = image.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE)
-    out = io.BytesIO()
-    palette.save(out, format="PNG", compress_level=6)
-    return out.getvalue()
+
+def pairs(inks: Iterable[RGB], backgrounds: Iterable[RGB],
+          finest: int = 4) -> tuple[palette.Ramp, ...]:
+    """The ramps of each ink over each background (a colour is never its own ramp), split as
+    finely as ``finest``."""
+    grounds = list(backgrounds)
+    return tuple((ink, ground, finest) for ink in inks for ground in grounds if ink != ground)
+
+
+BLACK: RGB = (0, 0, 0)
+"""Not drawn, but reached: shrinking a supersampled picture overshoots dark edges past INK."""
+
+
+def encode_png(image: Image.Image, design: palette.Palette) -> bytes:
+    """PNG bytes of a finished RGB picture with its kind's fixed palette (see
+    ``render.palette``), deflated in one piece: for pictures without a static layer."""
+    return palette.encode(design, image)

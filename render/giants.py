@@ -20,17 +20,23 @@ from PIL import Image, ImageDraw
 from render import giants_art as art
 from render import giants_screen
 from render.common import (
+    BLACK,
+    CHANGED,
+    HIGHLIGHT,
     INK,
     PAPER,
     RGB,
+    SEAT_NAMES,
     changed_box,
     changed_hex,
-    encode_png,
     fit_text,
     font,
     key_line,
     known,
+    pairs,
     paste_centred,
+    seat_colour,
+    seat_colours,
     seat_names,
     sprite,
     status_line,
@@ -38,6 +44,7 @@ from render.common import (
     text_lang,
 )
 from render.i18n import t
+from render.palette import BandEncoder, Design, Palette, build
 from rules.data import load
 
 S = 47
@@ -67,6 +74,31 @@ LEADER: RGB = (112, 146, 172)
 
 KIND_FILL: dict[str, RGB] = {"plain": LAND, "forest": FOREST, "moai-quarry": QUARRY,
                              "headdress-quarry": HAT_QUARRY, "village": VILLAGE, "hut": HUT}
+
+GROUNDS = (SEA, *KIND_FILL.values(), PAPER, ROW_TINT, ACTIVE_ROW)
+"""What text, lines and pieces are drawn over."""
+DESIGN = Design(
+    colours=(INK, PAPER, WHITE, HIGHLIGHT, CHANGED, SEA, *KIND_FILL.values(), GRID, MUTED,
+             ROW_TINT, ACTIVE_ROW, LEADER, art.STONE, art.STONE_DARK, art.SCORIA, art.WOOD,
+             art.WOOD_LIGHT, art.LEAF, art.ASH, art.BLACK_VALUE, art.RED_VALUE, art.TREE,
+             art.RIM, art.HIDDEN_BASE, art.PUKAO_TOP, *seat_colours()),
+    ramps=(pairs((WHITE,), (SEA,), 16) + pairs((INK,), (PAPER, LAND, ROW_TINT, ACTIVE_ROW), 16)
+           + pairs((INK,), (BLACK, WHITE), 8) + pairs((MUTED,), (PAPER,), 8)
+           + pairs((INK, WHITE, GRID), GROUNDS)
+           + pairs((CHANGED,), (WHITE, INK, LAND))
+           + pairs((INK, WHITE), [seat_colour(c).fill for c in SEAT_NAMES])
+           + pairs((WHITE,), (art.STONE, art.STONE_DARK, art.SCORIA, art.WOOD, art.LEAF, art.ASH,
+                              art.BLACK_VALUE, art.RED_VALUE))
+           + pairs((INK,), (art.STONE, art.SCORIA, art.WOOD, art.WOOD_LIGHT, art.LEAF, art.ASH,
+                            CHANGED))
+           + pairs((art.STONE_DARK, art.STONE, LEADER, art.RIM), (SEA,))))
+"""The Giants board's colours (see ``render.palette``)."""
+
+
+@cache
+def palette() -> Palette:
+    """The Giants board's palette, built once per process."""
+    return build(DESIGN)
 
 _BOARD = load("giants_board.json")
 HEX_CR: dict[str, tuple[int, int]] = {h["label"]: (h["col"], h["row"]) for h in _BOARD["hexes"]}
@@ -251,6 +283,8 @@ class Layers:
     """What every render of one language, seat count and stage starts from."""
 
     base: Image.Image
+    encoder: BandEncoder
+    """Encodes a picture drawn over ``base``, reusing the bands it leaves as they are."""
 
 
 @cache
@@ -259,7 +293,12 @@ def static_layers(lang: str, seats: int, final: bool = False) -> Layers:
     base = Image.new("RGB", (WIDTH, canvas_height(seats)), PAPER)
     base.paste(_island(), (0, 0))
     _draw_legend_frame(base, lang, seats, final)
-    return Layers(base)
+    return Layers(base, BandEncoder(palette(), base))
+
+
+def encoder(lang: str, seats: int, final: bool = False) -> BandEncoder:
+    """The PNG encoder of boards drawn over that static layer."""
+    return static_layers(lang, seats, final).encoder
 
 
 @cache
@@ -409,7 +448,8 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the public board (or of the board as the view's seat sees it), with what
     changed (``highlight``) ringed."""
-    return encode_png(canvas(view, lang, names, highlight=highlight))
+    image = canvas(view, lang, names, highlight=highlight)
+    return encoder(lang, len(view["seats"]), bool(view["finished"])).encode(image)
 
 
 def item_number(item_id: str) -> int:

@@ -21,8 +21,15 @@ WOOD_LIGHT: RGB = (222, 184, 128)
 LEAF: RGB = (38, 112, 52)
 ASH: RGB = (150, 148, 138)
 WHITE: RGB = (255, 255, 255)
-BLACK_VALUE: RGB = (30, 30, 34)
+BLACK_VALUE: RGB = INK
+"""An ahu's black value square: the ink colour (a near-black beside it would share its
+palette entry)."""
 RED_VALUE: RGB = (196, 36, 36)
+TREE: RGB = (150, 210, 120)
+RIM: RGB = (235, 235, 230)
+"""The pale outline of a statue and of a base whose owner is hidden."""
+HIDDEN_BASE: RGB = (96, 96, 100)
+PUKAO_TOP: RGB = (212, 110, 80)
 
 CHIP_H = 24
 """Height of every chip drawn on a hex (figures, logs, items, forest tiles)."""
@@ -163,7 +170,7 @@ def forest_tile(count: int, harvested: bool) -> Image.Image:
             draw.rectangle((9 * k, 12 * k, 15 * k, 19 * k), fill=WOOD)
             draw.ellipse((8 * k, 10 * k, 16 * k, 14 * k), fill=WOOD_LIGHT)
         else:
-            draw.polygon([(12 * k, 3 * k), (20 * k, 17 * k), (4 * k, 17 * k)], fill=(150, 210, 120))
+            draw.polygon([(12 * k, 3 * k), (20 * k, 17 * k), (4 * k, 17 * k)], fill=TREE)
             draw.rectangle((11 * k, 17 * k, 13 * k, 21 * k), fill=WOOD_LIGHT)
         draw.text((22 * k, 12.5 * k), text, font=font(DIGITS * k, True), fill=WHITE,
                   anchor="lm")
@@ -192,13 +199,13 @@ def statue(size: int, headdress: bool = False, base: str | None = None,
         body = STONE_DARK if dark else STONE
         ox = (width * k - 40 * f) / 2
         draw.polygon([(ox + x * f, (cap * k) + y * f) for x, y in _MOAI_OUTLINE], fill=body,
-                     outline=(235, 235, 230), width=max(1, k))
+                     outline=RIM, width=max(1, k))
         if headdress:
             draw.rounded_rectangle((ox + 9 * f, 0, ox + 35 * f, (cap + 1) * k), radius=2 * k,
                                    fill=SCORIA, outline=INK, width=k)
-        fill = seat_colour(base).fill if base else (96, 96, 100)
+        fill = seat_colour(base).fill if base else HIDDEN_BASE
         draw.rectangle((0, (total - foot) * k, (width - 1) * k, (total - 1) * k), fill=fill,
-                       outline=INK if base else (235, 235, 230), width=k)
+                       outline=INK if base else RIM, width=k)
     return sprite(width, total, paint)
 
 
@@ -208,7 +215,7 @@ def pukao() -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rectangle((3 * k, 8 * k, 21 * k, 20 * k), fill=SCORIA)
         draw.ellipse((3 * k, 14 * k, 21 * k, 23 * k), fill=SCORIA, outline=INK, width=k)
-        draw.ellipse((3 * k, 3 * k, 21 * k, 12 * k), fill=(212, 110, 80), outline=INK, width=k)
+        draw.ellipse((3 * k, 3 * k, 21 * k, 12 * k), fill=PUKAO_TOP, outline=INK, width=k)
         draw.line([(3 * k, 8 * k), (3 * k, 19 * k)], fill=INK, width=k)
         draw.line([(21 * k, 8 * k), (21 * k, 19 * k)], fill=INK, width=k)
     return sprite(24, 24, paint)

@@ -8,13 +8,28 @@ and the owners it has learnt by peeking.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render import giants_art as art
-from render.common import INK, PAPER, RGB, colour_name, encode_png, fit_text, font, seat_colour
+from render.common import (
+    BLACK,
+    INK,
+    PAPER,
+    RGB,
+    SEAT_NAMES,
+    colour_name,
+    encode_png,
+    fit_text,
+    font,
+    pairs,
+    seat_colour,
+    seat_colours,
+)
 from render.i18n import t
+from render.palette import Design, Palette, build
 from rules.data import load
 
 WIDTH = 1200
@@ -23,6 +38,24 @@ PANEL: RGB = (238, 234, 224)
 LINE_H = 40
 FRONT_H = 48
 _AHUS = {a["id"]: a for a in load("giants_board.json")["ahus"]}
+WHITE: RGB = (255, 255, 255)
+_FILLS = [seat_colour(c).fill for c in SEAT_NAMES]
+DESIGN = Design(
+    colours=(INK, PAPER, WHITE, MUTED, PANEL, art.STONE, art.STONE_DARK, art.SCORIA, art.WOOD,
+             art.WOOD_LIGHT, art.LEAF, art.ASH, art.TREE, art.RIM, art.HIDDEN_BASE,
+             art.PUKAO_TOP, *seat_colours()),
+    ramps=(pairs((INK,), (PAPER, PANEL), 16) + pairs((MUTED,), (PAPER, PANEL), 8)
+           + pairs((INK, WHITE), _FILLS, 8) + pairs((INK,), (BLACK, WHITE), 8)
+           + pairs((INK, WHITE, art.RIM), (art.STONE, art.STONE_DARK, art.SCORIA, art.WOOD,
+                                          art.WOOD_LIGHT, art.LEAF, PAPER, PANEL))
+           + pairs(_FILLS, (PAPER, PANEL))))
+"""A Giants screen's colours (see ``render.palette``)."""
+
+
+@cache
+def palette() -> Palette:
+    """A Giants screen's palette, built once per process."""
+    return build(DESIGN)
 
 
 def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Image:
@@ -57,7 +90,7 @@ def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Im
 
 def screen(view: dict[str, Any], seat: str, lang: str = "en") -> bytes:
     """PNG bytes of ``seat``'s screen, from that seat's view."""
-    return encode_png(screen_canvas(view, seat, lang))
+    return encode_png(screen_canvas(view, seat, lang), palette())
 
 
 def _known_moai(view: dict[str, Any], seat: str) -> tuple[list[str], list[str]]:

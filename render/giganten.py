@@ -16,9 +16,12 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.common import (
+    BLACK,
+    CHANGED,
     INK,
     PAPER,
     RGB,
+    SEAT_NAMES,
     changed_box,
     encode_png,
     fit_text,
@@ -26,22 +29,35 @@ from render.common import (
     key_line,
     known,
     legend_row,
+    pairs,
     paste_centred,
+    seat_colour,
+    seat_colours,
     seat_names,
     swatch,
     text_lang,
 )
 from render.giganten_art import (
     BLACK_LOCO,
+    CARD_BEIGE,
     CARD_H,
+    CARD_RED,
     CARD_W,
     CELL,
+    DISPLAY_STRIP,
+    GOLD,
+    LICENCE_FILL,
     MUTED,
+    OIL,
     TILE,
+    TILE_FILL,
     WHITE,
+    WIDTH,
     action_card,
+    card_lines,
     chip_disc,
     derrick,
+    faded_fill,
     hidden_tile,
     locomotive,
     price_marker,
@@ -49,7 +65,9 @@ from render.giganten_art import (
     spent_mark,
     truck,
 )
+from render.giganten_hand import hand_canvas, hand_palette
 from render.i18n import number, t
+from render.palette import BandEncoder, Design, Palette, build
 from rules.data import load
 
 DATA = load("giganten_data.json")
@@ -61,10 +79,7 @@ ENTER_COST: dict[int, int] = {int(p): c for p, c in DATA["rail"]["enter_cost"].i
 PRICE_TABLE: list[int] = DATA["prices"]["table"]
 ZONES: dict[str, list[int]] = DATA["prices"]["zones"]
 COMPANIES: list[str] = [c["id"] for c in DATA["companies"]]
-CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in DATA["beige_cards"] + DATA["red_cards"]}
 
-WIDTH = 1280
-"""A little over the 1200 px minimum; fonts are 15 px or more, so >= 14 px at 1200 px wide."""
 SUPER = 2
 GRID_X = 44
 HEADER_H = 108
@@ -80,16 +95,50 @@ CHIP_STEP = 62
 TERRAIN: dict[str, RGB] = {"flat": (240, 230, 196), "hill": (184, 200, 124),
                            "mountain": (156, 138, 126)}
 BAND: dict[int, RGB] = {1: (228, 222, 206), 2: (206, 196, 172), 3: (180, 166, 138)}
-ZONE_FILL: dict[str, RGB] = {"red": (242, 184, 178), "white": (252, 252, 250),
+ZONE_FILL: dict[str, RGB] = {"red": (242, 184, 178), "white": WHITE,
                              "blue": (184, 206, 240)}
 STRIPE: RGB = (238, 234, 224)
 LIT: RGB = (255, 236, 170)
+RULE: RGB = (90, 80, 70)
+"""The grid lines of the landscape and the rails."""
+HILL_INK: RGB = (110, 126, 60)
+PEAK_INK: RGB = (92, 76, 66)
+BAND_EDGE: RGB = (150, 140, 120)
+SLEEPER: RGB = (150, 130, 110)
+CELL_EDGE: RGB = (120, 110, 100)
 LEGEND = {"money": 290, "licences": 420, "derricks": 580, "loco": 720, "truck": 860,
           "card": 970}
 FINAL = {"place": 280, "total": 370, "cash": 530, "chips": 680, "loco": 780, "bonus": 930}
 """The legend's columns once the game is over: the place by final money, the money and where it
 came from; the rail order (the locomotives' ranking) stands beside the derrick bonus it sets."""
 BADGE_X = 1060
+
+_FILLS = [seat_colour(c).fill for c in SEAT_NAMES]
+_FADED = [faded_fill(c) for c in SEAT_NAMES]
+GROUNDS = (PAPER, STRIPE, LIT, *TERRAIN.values(), *BAND.values(), *ZONE_FILL.values(), CARD_BEIGE,
+           CARD_RED)
+"""What text, lines and pieces are drawn over."""
+DESIGN = Design(
+    colours=(INK, PAPER, WHITE, CHANGED, MUTED, STRIPE, LIT, *TERRAIN.values(), *BAND.values(),
+             *ZONE_FILL.values(), RULE, HILL_INK, PEAK_INK, BAND_EDGE, SLEEPER, CELL_EDGE, OIL,
+             GOLD, *TILE_FILL.values(), CARD_BEIGE, CARD_RED, DISPLAY_STRIP, *LICENCE_FILL.values(),
+             *seat_colours(), *_FADED),
+    ramps=(pairs((INK,), (PAPER, STRIPE, LIT, TERRAIN["flat"]), 16)
+           + pairs((INK,), (BLACK, WHITE), 8)
+           + pairs((MUTED,), (PAPER, STRIPE), 8) + pairs((INK, WHITE), _FILLS, 8)
+           + pairs((WHITE,), (*TILE_FILL.values(), OIL, DISPLAY_STRIP, INK), 8)
+           + pairs((INK, RULE, WHITE), GROUNDS) + pairs((OIL, GOLD), GROUNDS[:6])
+           + pairs((CHANGED,), (INK, WHITE), 8) + pairs((MUTED,), _FADED)
+           + pairs((HILL_INK, PEAK_INK), (TERRAIN["hill"], TERRAIN["mountain"]))
+           + pairs(_FILLS, (*TERRAIN.values(), PAPER, STRIPE)) + pairs((INK,), (*TILE_FILL.values(),
+                                                                        GOLD, OIL))))
+"""The Giganten board's colours (see ``render.palette``)."""
+
+
+@cache
+def palette() -> Palette:
+    """The Giganten board's palette, built once per process."""
+    return build(DESIGN)
 PRICE_X, PRICE_W = 248, 46
 STORE_X = 1000
 
@@ -163,6 +212,13 @@ def static_base(lang: str, seats: int, finished: bool) -> Image.Image:
 
 
 @cache
+def encoder(lang: str, seats: int, finished: bool) -> BandEncoder:
+    """The encoder of pictures drawn over that static base (it reuses the bands left as they
+    are)."""
+    return BandEncoder(palette(), static_base(lang, seats, finished))
+
+
+@cache
 def _landscape() -> Image.Image:
     """Terrain, grid and row/column labels, supersampled once."""
     top = 26
@@ -186,10 +242,10 @@ def _landscape() -> Image.Image:
                   anchor="mm")
     for i in range(len(ROWS) + 1):
         y = (top + i * CELL) * k
-        draw.line([(GRID_X * k, y), ((GRID_X + GRID_W) * k, y)], fill=(90, 80, 70), width=k)
+        draw.line([(GRID_X * k, y), ((GRID_X + GRID_W) * k, y)], fill=RULE, width=k)
     for i in range(COLUMNS + 1):
         x = (GRID_X + i * CELL) * k
-        draw.line([(x, top * k), (x, (top + GRID_H) * k)], fill=(90, 80, 70), width=k)
+        draw.line([(x, top * k), (x, (top + GRID_H) * k)], fill=RULE, width=k)
     draw.rectangle((GRID_X * k, top * k, (GRID_X + GRID_W) * k, (top + GRID_H) * k),
                    outline=INK, width=2 * k)
     return big.resize((w, h), Image.Resampling.LANCZOS)
@@ -197,7 +253,7 @@ def _landscape() -> Image.Image:
 
 def _terrain_mark(draw: ImageDraw.ImageDraw, terrain: str, x0: float, y0: float, k: int) -> None:
     """Hill humps and mountain peaks in a space's corners, so the terrain reads without colour."""
-    ink = (110, 126, 60) if terrain == "hill" else (92, 76, 66)
+    ink = HILL_INK if terrain == "hill" else PEAK_INK
     if terrain == "hill":
         for dx in (5, 37):
             draw.arc((x0 + dx * k, y0 + 44 * k, x0 + (dx + 16) * k, y0 + 60 * k), 180, 360,
@@ -214,7 +270,7 @@ def _draw_rail_frame(draw: ImageDraw.ImageDraw, lang: str, seats: int) -> None:
     for p in range(1, HARBOUR + 1):
         x0 = GRID_X + (p - 1) * CELL
         fill = BAND.get(ENTER_COST.get(p, 0), PAPER)
-        draw.rectangle((x0, RAIL_Y, x0 + CELL, RAIL_Y + 24), fill=fill, outline=(150, 140, 120))
+        draw.rectangle((x0, RAIL_Y, x0 + CELL, RAIL_Y + 24), fill=fill, outline=BAND_EDGE)
         draw.text((x0 + CELL / 2, RAIL_Y + 12), "⚓" if p == HARBOUR else str(p), font=bold,
                   fill=INK, anchor="mm")
     bands: dict[int, list[int]] = {}
@@ -236,8 +292,8 @@ def _draw_rail_frame(draw: ImageDraw.ImageDraw, lang: str, seats: int) -> None:
             draw.rectangle((16, y - TRACK_H / 2, end, y + TRACK_H / 2), fill=STRIPE)
         for p in range(1, (HARBOUR if i == 0 else COLUMNS) + 1):
             x = rail_x(p)
-            draw.line([(x - 20, y + 13), (x + 20, y + 13)], fill=(150, 130, 110), width=3)
-        draw.line([(GRID_X + 2, y + 12), (end - 2, y + 12)], fill=(90, 80, 70), width=2)
+            draw.line([(x - 20, y + 13), (x + 20, y + 13)], fill=SLEEPER, width=3)
+        draw.line([(GRID_X + 2, y + 12), (end - 2, y + 12)], fill=RULE, width=2)
 
 
 def _draw_company_frame(draw: ImageDraw.ImageDraw, layout: Layout, lang: str) -> None:
@@ -257,7 +313,7 @@ def _draw_company_frame(draw: ImageDraw.ImageDraw, layout: Layout, lang: str) ->
         for j, price in enumerate(PRICE_TABLE):
             x0 = PRICE_X + j * PRICE_W
             draw.rectangle((x0, top + 6, x0 + PRICE_W, top + 42), fill=ZONE_FILL[_zone(price)],
-                           outline=(120, 110, 100))
+                           outline=CELL_EDGE)
             draw.text((x0 + PRICE_W / 2, top + 24), thousands(price), font=cell, fill=INK,
                       anchor="mm")
 
@@ -347,15 +403,14 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board), with
     what changed (``highlight``) ringed."""
-    return encode_png(canvas(view, lang, names, highlight=highlight))
+    image = canvas(view, lang, names, highlight=highlight)
+    return encoder(lang, len(view["seats"]), bool(view["finished"])).encode(image)
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",
          names: dict[str, str] | None = None) -> bytes:
     """PNG bytes of ``seat``'s private hand, for a direct message: drawn from its own view."""
-    from render.giganten_hand import hand_canvas
-
-    return encode_png(hand_canvas(view, seat, lang, names))
+    return encode_png(hand_canvas(view, seat, lang, names), hand_palette())
 
 
 def peekers(view: dict[str, Any], label: str) -> tuple[str, ...]:
@@ -451,19 +506,6 @@ def _draw_ranking(image: Image.Image, view: dict[str, Any], layout: Layout, lang
         paste_centred(image, picture, (16 + CARD_W / 2 + i * (CARD_W + 18), y))
 
 
-def _card_lines(card: str, lang: str) -> tuple[str, str, str]:
-    """An action card in words: id (and the black train's advance), licences and MP, special."""
-    data = CARDS[card]
-    first = card
-    if "black" in data:
-        first = t("render.giganten.card.red", lang, card=card, black=data["black"])
-    second = t("render.giganten.card.numbers", lang, licences=data["licences"], mp=data["mp"])
-    special = data["special"]
-    third = (t(f"render.giganten.special.{special['kind']}", lang, n=special["value"])
-             if special else t("render.giganten.special.none", lang))
-    return first, second, third
-
-
 def _draw_cards(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                 layout: Layout, lang: str, shown: dict[str, str]) -> None:
     """The cards on display, then each seat's taken card in round order, with its holder."""
@@ -476,7 +518,7 @@ def _draw_cards(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         draw.text((16, y), t("render.giganten.cards.none", lang), font=font(17, lang=lang),
                   fill=MUTED, anchor="lm")
     for i, (card, holder, strip) in enumerate(cards):
-        picture = action_card(_card_lines(card, lang), card.startswith("r"), holder, strip,
+        picture = action_card(card_lines(card, lang), card.startswith("r"), holder, strip,
                               lang)
         paste_centred(image, picture, (16 + CARD_W / 2 + i * (CARD_W + 18), y))
 

@@ -7,10 +7,19 @@ render only pastes finished pictures. Everything here is drawn from what a view 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render.common import INK, RGB, fit_text, font, mix, seat_colour, sprite, text_lang
+from render.i18n import t
+from rules.data import load
+
+WIDTH = 1280
+"""The width of every Giganten picture: a little over the 1200 px minimum; fonts are 15 px or
+more, so >= 14 px at 1200 px wide."""
+_DATA = load("giganten_data.json")
+CARDS: dict[str, dict[str, Any]] = {c["id"]: c for c in _DATA["beige_cards"] + _DATA["red_cards"]}
 
 CELL = 58
 """Side of a landscape space in pixels."""
@@ -27,6 +36,9 @@ BLACK_LOCO = "black"
 CARD_BEIGE: RGB = (240, 226, 196)
 CARD_RED: RGB = (236, 176, 168)
 CARD_W, CARD_H = 232, 88
+LICENCE_FILL: dict[int, RGB] = {1: (226, 236, 214), 2: (204, 224, 240)}
+DISPLAY_STRIP: RGB = (120, 110, 96)
+"""The strip of an action card on display (no holder yet)."""
 
 
 def _derrick_shape(draw: ImageDraw.ImageDraw, x: float, y: float, h: float,
@@ -147,11 +159,18 @@ def locomotive(colour: str, position: int | None) -> Image.Image:
     return sprite(w, h, paint)
 
 
+def faded_fill(colour: str) -> RGB:
+    """A seat's colour faded: its chip disc where it stores no chips. The white seat's is white
+    (faded, it would be a hair off white: the same to the eye, and to the palette's cells)."""
+    faded = mix(seat_colour(colour).fill, WHITE, 0.6)
+    return WHITE if min(faded) >= 248 else faded
+
+
 @cache
 def chip_disc(colour: str, count: int, faded: bool = False) -> Image.Image:
     """A seat's chips in one storage area: a disc in its colour with the number of chips."""
     pal = seat_colour(colour)
-    fill = mix(pal.fill, WHITE, 0.6) if faded else pal.fill
+    fill = faded_fill(colour) if faded else pal.fill
     ink = MUTED if faded else pal.ink
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
@@ -179,7 +198,7 @@ def licence_card(value: int) -> Image.Image:
     w, h = 54, 78
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
-        fill = (226, 236, 214) if value == 1 else (204, 224, 240)
+        fill = LICENCE_FILL[value]
         draw.rounded_rectangle((k, k, (w - 1) * k, (h - 1) * k), radius=6 * k, fill=fill,
                                outline=INK, width=2 * k)
         draw.text((w / 2 * k, h / 2 * k), str(value), font=font(36 * k, True), fill=INK,
@@ -198,7 +217,7 @@ def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rounded_rectangle((k, k, (w - 1) * k, (h - 1) * k), radius=8 * k,
                                fill=CARD_RED if red else CARD_BEIGE, outline=INK, width=2 * k)
-        fill = top.fill if top else (120, 110, 96)
+        fill = top.fill if top else DISPLAY_STRIP
         ink = top.ink if top else WHITE
         draw.rounded_rectangle((k, k, (w - 1) * k, 24 * k), radius=8 * k, fill=fill)
         draw.rectangle((k, 14 * k, (w - 1) * k, 24 * k), fill=fill)
@@ -239,3 +258,16 @@ def ranking_card(colour: str, head: str, total: str, winner: bool,
                       anchor="mm")
         draw.text((w / 2 * k, 60 * k), total, font=font(30 * k, True), fill=INK, anchor="mm")
     return sprite(w, h, paint)
+
+
+def card_lines(card: str, lang: str) -> tuple[str, str, str]:
+    """An action card in words: id (and the black train's advance), licences and MP, special."""
+    data = CARDS[card]
+    first = card
+    if "black" in data:
+        first = t("render.giganten.card.red", lang, card=card, black=data["black"])
+    second = t("render.giganten.card.numbers", lang, licences=data["licences"], mp=data["mp"])
+    special = data["special"]
+    third = (t(f"render.giganten.special.{special['kind']}", lang, n=special["value"])
+             if special else t("render.giganten.special.none", lang))
+    return first, second, third

@@ -5,36 +5,69 @@ It is drawn from that seat's own view only, so it can never show another seat's 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render.common import (
+    BLACK,
     INK,
     PAPER,
+    RGB,
+    SEAT_NAMES,
     fit_text,
     font,
+    pairs,
     paste_centred,
+    seat_colour,
+    seat_colours,
     seat_names,
     swatch,
     text_lang,
 )
-from render.giganten import WIDTH, _card_lines
 from render.giganten_art import (
+    CARD_BEIGE,
     CARD_H,
+    CARD_RED,
     CARD_W,
     CELL,
+    DISPLAY_STRIP,
+    GOLD,
+    LICENCE_FILL,
     MUTED,
+    TILE_FILL,
+    WHITE,
+    WIDTH,
     action_card,
+    card_lines,
     hidden_tile,
     licence_card,
 )
 from render.i18n import t
+from render.palette import Design, Palette, build
 
 MARGIN = 24
 CARD_STEP = 62
 TILE_STEP = 96
 SECTION_GAP = 22
+
+_FILLS = [seat_colour(c).fill for c in SEAT_NAMES]
+_CARDS: tuple[RGB, ...] = (CARD_BEIGE, CARD_RED, *LICENCE_FILL.values())
+DESIGN = Design(
+    colours=(INK, PAPER, WHITE, MUTED, GOLD, DISPLAY_STRIP, *TILE_FILL.values(), *_CARDS,
+             *seat_colours()),
+    ramps=(pairs((INK,), (PAPER, *_CARDS), 16) + pairs((MUTED,), (PAPER,), 16)
+           + pairs((INK, WHITE), _FILLS, 8) + pairs((INK,), (BLACK, WHITE, GOLD), 8)
+           + pairs((WHITE,), (*TILE_FILL.values(), DISPLAY_STRIP), 8)
+           + pairs((INK,), (*TILE_FILL.values(),)) + pairs(_FILLS, (PAPER, WHITE))))
+"""A Giganten hand's colours (see ``render.palette``)."""
+
+
+@cache
+def hand_palette() -> Palette:
+    """A Giganten hand's palette, built once per process."""
+    return build(DESIGN)
 
 
 def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
@@ -95,7 +128,7 @@ def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
     y += 24
     card = view["players"][seat]["card"]
     if card:
-        picture = action_card(_card_lines(card, lang), card.startswith("r"), seat, shown[seat],
+        picture = action_card(card_lines(card, lang), card.startswith("r"), seat, shown[seat],
                               lang)
         paste_centred(image, picture, (MARGIN + CARD_W / 2, y + CARD_H / 2))
     else:

@@ -17,20 +17,24 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.common import (
+    BLACK,
+    CHANGED,
     HIGHLIGHT,
     INK,
     PAPER,
     RGB,
+    SEAT_NAMES,
     changed_box,
     changed_hex,
-    encode_png,
     fit_text,
     font,
     key_line,
     known,
     legend_row,
+    pairs,
     paste_centred,
     seat_colour,
+    seat_colours,
     seat_names,
     sprite,
     status_line,
@@ -38,6 +42,7 @@ from render.common import (
     text_lang,
 )
 from render.i18n import t
+from render.palette import BandEncoder, Design, Palette, blend, build
 from rules.data import load
 
 S = 80
@@ -57,6 +62,41 @@ GOLD: RGB = (180, 118, 8)
 GRID: RGB = (48, 44, 40)
 WHITE: RGB = (255, 255, 255)
 MUTED: RGB = (96, 96, 104)
+MOAI_STONE: RGB = (70, 64, 60)
+MOAI_LINE: RGB = (40, 36, 34)
+FACE: RGB = (236, 196, 120)
+FACE_INK: RGB = (40, 24, 16)
+FADED_INK: RGB = (60, 40, 30)
+"""The Make Make figure: its face and ink, and the ink once it is taken (drawn faint)."""
+ROW_TINT: RGB = (238, 234, 224)
+ACTIVE_ROW: RGB = (255, 236, 170)
+
+_FILLS = [seat_colour(c).fill for c in SEAT_NAMES]
+_TINTS = [seat_colour(c).tint for c in SEAT_NAMES]
+FADED_FACE = blend(CENTRE_FILL, FACE, 90 / 255)
+FADED_LINE = blend(CENTRE_FILL, FADED_INK, 90 / 255)
+"""The taken Make Make figure as it shows on the centre: its face and ink at 90/255."""
+GROUNDS = (SEA, LAND, STONE, CENTRE_FILL, PAPER, ROW_TINT, ACTIVE_ROW, *_TINTS)
+"""What text, lines and pieces are drawn over."""
+DESIGN = Design(
+    colours=(INK, PAPER, WHITE, HIGHLIGHT, CHANGED, SEA, LAND, STONE, CENTRE_FILL, GOLD, GRID,
+             MUTED, ROW_TINT, ACTIVE_ROW, MOAI_STONE, MOAI_LINE, FACE, FACE_INK, FADED_FACE,
+             FADED_LINE, *seat_colours()),
+    ramps=(pairs((WHITE,), (SEA, CENTRE_FILL), 16) + pairs((INK,), (PAPER, LAND, ROW_TINT), 16)
+           + pairs((INK,), (BLACK, WHITE, ACTIVE_ROW), 8) + pairs((MUTED,), (PAPER,), 8)
+           + pairs((INK, WHITE), _FILLS, 8) + pairs((GRID, GOLD, HIGHLIGHT), GROUNDS, 8)
+           + pairs((INK,), GROUNDS) + pairs((CHANGED,), (INK, WHITE), 8)
+           + pairs((WHITE, HIGHLIGHT), (INK, *_FILLS))
+           + pairs((MOAI_STONE, FACE_INK), (STONE, FACE, SEA, PAPER))
+           + pairs((FADED_LINE,), (FADED_FACE, CENTRE_FILL)) + pairs((FACE,), (CENTRE_FILL,))))
+"""The Make Make board's colours (see ``render.palette``)."""
+
+
+@cache
+def palette() -> Palette:
+    """The Make Make board's palette, built once per process."""
+    return build(DESIGN)
+
 
 STATUS_Y = BOARD_HEIGHT + 30
 TABLE_Y = BOARD_HEIGHT + 72
@@ -149,18 +189,18 @@ def moai(height: int) -> Image.Image:
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         f = height * k / 84
-        draw.polygon([(x * f + 4 * f, y * f) for x, y in outline], fill=(70, 64, 60))
-        draw.rectangle((0, 72 * f, 44 * f, 82 * f), fill=(70, 64, 60))
-        draw.line([(12 * f, 20 * f), (30 * f, 20 * f)], fill=(40, 36, 34), width=round(3 * f))
-        draw.line([(14 * f, 54 * f), (28 * f, 54 * f)], fill=(40, 36, 34), width=round(2 * f))
+        draw.polygon([(x * f + 4 * f, y * f) for x, y in outline], fill=MOAI_STONE)
+        draw.rectangle((0, 72 * f, 44 * f, 82 * f), fill=MOAI_STONE)
+        draw.line([(12 * f, 20 * f), (30 * f, 20 * f)], fill=MOAI_LINE, width=round(3 * f))
+        draw.line([(14 * f, 54 * f), (28 * f, 54 * f)], fill=MOAI_LINE, width=round(2 * f))
     return sprite(round(height * 44 / 84), height, paint)
 
 
 @cache
 def makemake_figure(size: int, faded: bool = False) -> Image.Image:
     """The Make Make figure: the petroglyph face with large round eyes."""
-    ink = (60, 40, 30, 90) if faded else (40, 24, 16, 255)
-    face = (236, 196, 120, 90) if faded else (236, 196, 120, 255)
+    ink = (*FADED_INK, 90) if faded else (*FACE_INK, 255)
+    face = (*FACE, 90) if faded else (*FACE, 255)
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         f = size * k / 64
@@ -204,6 +244,9 @@ class Layers:
     """Sea, bare land, the centre and the legend's fixed text: copied for each render."""
     overlay: Image.Image
     """Grid, labels, sacred marks and empty sites (RGBA): pasted over the territory tints."""
+    encoder: BandEncoder
+    """Encodes a picture drawn over the base and overlay, reusing the bands it leaves as they
+    are."""
 
 
 @cache
@@ -212,7 +255,15 @@ def static_layers(lang: str, seats: int) -> Layers:
     base = Image.new("RGB", (WIDTH, canvas_height(seats)), PAPER)
     base.paste(_island(), (0, 0))
     _draw_legend_frame(base, lang, seats)
-    return Layers(base, _overlay())
+    overlay = _overlay()
+    empty = base.copy()
+    empty.paste(overlay, (0, 0), overlay)
+    return Layers(base, overlay, BandEncoder(palette(), empty))
+
+
+def encoder(lang: str, seats: int, final: bool = False) -> BandEncoder:
+    """The PNG encoder of boards drawn over that static layer (the same at the end)."""
+    return static_layers(lang, seats).encoder
 
 
 @cache
@@ -254,7 +305,7 @@ def _draw_legend_frame(base: Image.Image, lang: str, seats: int) -> None:
     for i in range(seats):
         top = TABLE_Y + 20 + i * ROW_H
         if i % 2 == 0:
-            draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=(238, 234, 224))
+            draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=ROW_TINT)
     _draw_key(base, draw, lang, TABLE_Y + 20 + seats * ROW_H + KEY_GAP)
 
 
@@ -300,7 +351,8 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the public board, with what changed (``highlight``) ringed."""
-    return encode_png(canvas(view, lang, names, highlight=highlight))
+    image = canvas(view, lang, names, highlight=highlight)
+    return encoder(lang, len(view["seats"])).encode(image)
 
 
 def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:
@@ -427,7 +479,7 @@ def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
     for i, seat in enumerate(view["seats"]):
         y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
         if seat in view["pending"] or seat in view["winners"]:
-            draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=(255, 236, 170),
+            draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
                            outline=INK, width=2)
         swatch(draw, (26, y - 14, 54, y + 14), seat)
         name = font(22, True, text_lang(shown[seat], lang))

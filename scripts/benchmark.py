@@ -19,6 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from PIL import Image
 
 from bot.host.sessions import Host
 from bot.host.store import Store
-from render.common import encode_png
+from render import palette
 from rules.core import GameModule
 from rules.record import Game, parse_line, replay
 from rules.registry import GAME_NAMES, game_module
@@ -98,13 +99,30 @@ def bench_render(module: GameModule, record: str) -> None:
         bench_render_view(renderer, module.view(game.state, None), label)
 
 
+def band_encoder(renderer: Any, view: dict[str, Any]) -> palette.BandEncoder:
+    """The encoder ``renderer.board`` uses for this view (its static layer's)."""
+    return renderer.encoder(  # type: ignore[no-any-return]
+        "en", len(view["seats"]), bool(view["finished"]))
+
+
 def bench_render_view(renderer: Any, view: dict[str, Any], label: str) -> None:
-    renderer.board(view)  # the first render builds the static layer once
+    renderer.board(view)  # the first render builds the static layer, palette and bands once
     image = renderer.canvas(view)
+    encoder = band_encoder(renderer, view)
+    indexed = encoder.palette.quantize(image)
+    raw = palette._rows(indexed.tobytes(), image.width, 0, image.height)
     show(f"render {label}: canvas (pieces on cache)", timed(lambda: renderer.canvas(view), 10))
     show(f"render {label}: board (canvas + PNG)", timed(lambda: renderer.board(view), 10))
-    show(f"render {label}: the board's PNG encode", timed(lambda: encode_png(image), 10))
+    show(f"render {label}: the board's PNG encode", timed(lambda: encoder.encode(image), 10))
+    show(f"render {label}:   of it, palette quantize",
+         timed(lambda: encoder.palette.quantize(image), 10))
+    show(f"render {label}:   zlib level 1, whole picture",
+         timed(lambda: zlib.compress(raw, palette.LEVEL), 10))
     show(f"render {label}: bare PNG save, same canvas", timed(lambda: bare_png(image), 5))
+    for level in (1, 3, 6, 9):
+        size = len(zlib.compress(raw, level))
+        show(f"render {label}:   zlib level {level} ({size / 1024:.0f} KiB)",
+             timed(lambda level=level: zlib.compress(raw, level), 5))  # type: ignore[misc]
     png = renderer.board(view)
     print(f"  render {label}: {image.width}x{image.height} px, PNG {len(png) / 1024:.0f} KiB")
 

@@ -354,6 +354,6 @@ def test_fit_text_shortens_with_an_ellipsis() -> None:
 
 def test_encode_png_round_trips_the_picture() -> None:
     image = Image.new("RGB", (40, 30), (214, 40, 40))
-    decoded = Image.open(io.BytesIO(common.encode_png(image))).convert("RGB")
+    decoded = Image.open(io.BytesIO(common.encode_png(image, mm.palette()))).convert("RGB")
     assert decoded.size == (40, 30)
     assert decoded.getpixel((5, 5)) == (214, 40, 40)

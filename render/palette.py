@@ -1,0 +1,242 @@
+"""Fixed palettes and a fast PNG encoder for the board pictures.
+
+Every kind of picture (a board, a screen, a hand) is drawn with a known set of colours: the
+fills and inks in the code. Its palette holds each of them as an exact entry, then the blends
+that antialiasing makes between them (text and shape edges over their backgrounds), spread evenly
+over the ramps the picture draws. It is built once per kind and process, so a render only maps
+its pixels to the nearest entry: no palette search per picture.
+
+Pillow maps a pixel through a cache of 4x4x4 colour cells: a pixel gets the entry nearest to its
+cell's low corner (the lowest index on a tie). So a design colour comes out exactly only when it
+is the nearest entry to its own cell's corner; the palette is built to keep that true (a blend
+that would take a design colour's place is left out, and two design colours that would share a
+cell are an error), and checked against Pillow itself when it is built.
+
+The encoder writes the PNG itself: palette rows without filters (as Pillow writes them), deflated
+in bands of rows, each band flushed so that it stands on its own. A band that is the same as in
+the picture's static layer reuses that band's compressed bytes, so a render deflates only the
+bands its pieces and values touch.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image
+
+RGB = tuple[int, int, int]
+Ramp = tuple[RGB, RGB, int]
+"""Two colours and the finest split of the way between them (2, 4, 8 or 16)."""
+
+SPLITS = (2, 4, 8, 16)
+"""Blends are added level by level over every ramp: the half-way colours of all ramps first,
+then the quarters, then the eighths, then the sixteenths (each ramp as far as its own finest
+split), until the palette is full."""
+BAND = 8
+"""Rows deflated together; a band equal to the static layer's reuses its compressed bytes."""
+LEVEL = 1
+"""zlib level (see ``scripts/benchmark.py``: level 1 costs a third of level 6's time for
+about a fifth more bytes on these pictures)."""
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _corner(colour: RGB) -> RGB:
+    """The low corner of the 4x4x4 cell of Pillow's palette cache that holds ``colour``."""
+    return colour[0] & ~3, colour[1] & ~3, colour[2] & ~3
+
+
+def _dist2(a: RGB, b: RGB) -> int:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2
+
+
+def blend(a: RGB, b: RGB, share_of_b: float) -> RGB:
+    """The colour ``share_of_b`` of the way from ``a`` to ``b``, rounded."""
+    red, green, blue = (round(x + (y - x) * share_of_b) for x, y in zip(a, b, strict=True))
+    return red, green, blue
+
+
+@dataclass(frozen=True)
+class Design:
+    """What one kind of picture is drawn with: exact colours and the ramps between them."""
+
+    colours: tuple[RGB, ...]
+    """Every fill and ink colour: each an exact entry of the palette."""
+    ramps: tuple[Ramp, ...]
+    """Pairs of colours whose edges antialiasing blends (an ink over a background), each with
+    its finest split: 16 for the inks of most text, fewer for rarer edges."""
+
+
+class PaletteError(ValueError):
+    """A design cannot be made into an exact palette."""
+
+
+@dataclass
+class Palette:
+    """A built palette: its entries (the design colours first) and Pillow's palette image."""
+
+    entries: tuple[RGB, ...]
+    exact: int
+    """How many of the first entries are design colours."""
+    image: Image.Image = field(repr=False)
+    plte: bytes = field(repr=False)
+
+    def quantize(self, picture: Image.Image) -> Image.Image:
+        """``picture`` (RGB) as a palette image of these entries, each pixel the nearest entry
+        (design colours exactly)."""
+        return picture.quantize(palette=self.image, dither=Image.Dither.NONE)
+
+
+def _unique(colours: Iterable[RGB]) -> list[RGB]:
+    seen: dict[RGB, None] = {}
+    for colour in colours:
+        seen.setdefault(tuple(int(c) for c in colour), None)  # type: ignore[arg-type]
+    return list(seen)
+
+
+def _blends(ramps: Sequence[Ramp]) -> list[RGB]:
+    """The candidate blends, level by level (see SPLITS)."""
+    found: list[RGB] = []
+    done: set[float] = set()
+    for parts in SPLITS:
+        shares = [i / parts for i in range(1, parts) if i / parts not in done]
+        done.update(shares)
+        for share in shares:
+            found += [blend(a, b, share) for a, b, finest in ramps if finest >= parts]
+    return found
+
+
+def build(design: Design) -> Palette:
+    """The palette of a design: its colours exactly, then as many blends as fit in 256."""
+    exact = _unique(design.colours)
+    if len(exact) > 256:
+        raise PaletteError(f"{len(exact)} design colours do not fit in 256")
+    reach = [_dist2(d, _corner(d)) for d in exact]
+    for i, d in enumerate(exact):
+        for j, e in enumerate(exact):
+            if i != j and (_dist2(e, _corner(d)) < reach[i]
+                           or (j < i and _dist2(e, _corner(d)) == reach[i])):
+                raise PaletteError(f"design colours {d} and {e} share a palette cell")
+    entries = list(exact)
+    taken = {_corner(c) for c in entries}
+    for colour in _blends(design.ramps):
+        if len(entries) == 256:
+            break
+        if _corner(colour) in taken:
+            continue
+        if any(_dist2(colour, _corner(d)) < r for d, r in zip(exact, reach, strict=True)):
+            continue
+        entries.append(colour)
+        taken.add(_corner(colour))
+    plte = b"".join(bytes(c) for c in entries)
+    image = Image.new("P", (1, 1))
+    image.putpalette(plte + bytes(entries[0]) * (256 - len(entries)))
+    palette = Palette(tuple(entries), len(exact), image, plte)
+    _check(palette)
+    return palette
+
+
+def _check(palette: Palette) -> None:
+    """Pillow maps every design colour to its own entry (or the build is wrong)."""
+    probe = Image.new("RGB", (palette.exact, 1))
+    probe.putdata(list(palette.entries[:palette.exact]))
+    mapped = palette.quantize(probe).tobytes()
+    if mapped != bytes(range(palette.exact)):
+        raise PaletteError("Pillow does not map the design colours to their own entries")
+
+
+# --- PNG ---------------------------------------------------------------------------------------
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(
+        ">I", zlib.crc32(kind + data))
+
+
+def _adler_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two pieces from their own checksums (zlib's adler32_combine)."""
+    base = 65521
+    rem = length % base
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % base
+    sum1 = (sum1 + (second & 0xFFFF) + base - 1) % base
+    sum2 = (sum2 + (first >> 16) + (second >> 16) + base - rem) % base
+    return sum1 | (sum2 << 16)
+
+
+def _rows(raw: bytes | memoryview, width: int, start: int, stop: int) -> bytes:
+    """Rows ``start``..``stop`` of 8-bit pixels, each after its filter byte (0, none)."""
+    return b"".join(b"\x00" + raw[y * width:(y + 1) * width] for y in range(start, stop))
+
+
+def _png(palette: Palette, size: tuple[int, int], stream: bytes) -> bytes:
+    width, height = size
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return (PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette.plte)
+            + _chunk(b"IDAT", stream) + _chunk(b"IEND", b""))
+
+
+_ZLIB_HEADER = b"\x78\x01"
+"""A zlib stream's header: deflate, 32 KiB window, the fastest compression."""
+_FINAL = b"\x03\x00"
+"""An empty last block: it ends a deflate stream whose blocks were all flushed."""
+
+
+def encode(palette: Palette, picture: Image.Image) -> bytes:
+    """PNG bytes of ``picture`` (RGB) with ``palette``, deflated in one piece."""
+    indexed = palette.quantize(picture)
+    data = _rows(indexed.tobytes(), picture.width, 0, picture.height)
+    return _png(palette, picture.size, zlib.compress(data, LEVEL))
+
+
+class BandEncoder:
+    """The PNG encoder for pictures drawn over one static layer (``reference``, RGB).
+
+    The reference is mapped to the palette once, when first needed; each band's compressed
+    bytes are kept once a picture first leaves that band as it is. Per process, like every
+    cache here; a race between threads only does the same work twice.
+    """
+
+    def __init__(self, palette: Palette, reference: Image.Image, band: int = BAND) -> None:
+        self.palette = palette
+        self.reference = reference
+        self.band = band
+        self._raw: bytes | None = None
+        self._bands: dict[int, tuple[bytes, int, int]] = {}
+        self._lock = threading.Lock()
+
+    def _reference_raw(self) -> bytes:
+        if self._raw is None:
+            with self._lock:
+                if self._raw is None:
+                    self._raw = self.palette.quantize(self.reference).tobytes()
+        return self._raw
+
+    def encode(self, picture: Image.Image) -> bytes:
+        """PNG bytes of ``picture``, which must have the reference's size."""
+        if picture.size != self.reference.size:
+            raise ValueError(f"picture {picture.size} is not the layer's {self.reference.size}")
+        width, height = picture.size
+        raw = self.palette.quantize(picture).tobytes()
+        ref = self._reference_raw()
+        step = width * self.band
+        deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+        parts = [_ZLIB_HEADER]
+        adler = 1
+        for n, top in enumerate(range(0, height, self.band)):
+            bottom = min(top + self.band, height)
+            same = raw[n * step:(n + 1) * step] == ref[n * step:(n + 1) * step]
+            kept = self._bands.get(n) if same else None
+            if kept is None:
+                rows = _rows(raw, width, top, bottom)
+                kept = (deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH),
+                        zlib.adler32(rows), len(rows))
+                if same:
+                    self._bands[n] = kept
+            parts.append(kept[0])
+            adler = _adler_combine(adler, kept[1], kept[2])
+        parts.append(_FINAL)
+        parts.append(struct.pack(">I", adler))
+        return _png(self.palette, picture.size, b"".join(parts))
