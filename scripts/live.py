@@ -341,14 +341,14 @@ async def _templates(path: Path, seed: int) -> tuple[list[int], list[int]]:
     running, finished = [], []
     channel = itertools.count(1)
     for kind in KINDS:
-        for moves in (20, 120):
+        for moves in (10, 60):
             session = await new_game(host, next(channel), kind)
             for _ in range(moves):
                 move = human_move(session, rng)
                 if session.status != "running" or move is None:
                     break
                 await host.play_game(session.id, *move)
-            running.append(session.id)
+            (running if session.status == "running" else finished).append(session.id)
         session = await host.create(channel_id=next(channel), guild_id=GUILD, game=kind,
                                     options={}, creator_id=1, language="en", ai_level="random",
                                     join=False)
@@ -388,7 +388,8 @@ def build_store(path: Path, count: int, seed: int = 1) -> int:
     copies = count - len(running) - len(finished)
     live_copies = max(0, count // 10 - len(running))
     for n in range(copies):
-        template = running[n % len(running)] if n < live_copies else finished[n % len(finished)]
+        template = running[n % len(running)] if n < live_copies else \
+            finished[n % len(finished)]
         _copy(db, template, top + 1 + n, 10**17 + n)
     db.execute("COMMIT")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
