@@ -39,6 +39,10 @@ from rules import ai
 THINK = 20.0
 """Virtual seconds a human takes per decision."""
 MAX_DECISIONS = 3000
+SETTLE_WITHIN = 60.0
+"""Real seconds the simulator waits for the bot to settle after an event (its default is 5):
+drawing a board runs in a thread, and on a busy machine (the tests run on every core) the
+first boards of a game can take longer than 5 s. A bot that never settles still fails."""
 REPORT_KEYS = ("finished", "rounds", "channel_messages", "channel_posts", "channel_images",
                "edits", "dms", "mentions", "live_component_messages_max",
                "stale_components_at_end", "human_actions", "gestures", "per_round")
@@ -279,7 +283,7 @@ async def _run(game: str, humans: int, ai_seats: int, seed: int, lang: str,
                             clock=clock, seed_source=lambda: seed, render_workers=0)
         bot = create_bot(settings)
         try:
-            async with simcord.run(bot) as env:
+            async with simcord.run(bot, settle_timeout=SETTLE_WITHIN) as env:
                 clock.env = env
                 report = await _play(env, game, humans, ai_seats, seed, options)
                 return report, sent_texts(env)

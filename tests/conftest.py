@@ -1,7 +1,23 @@
-"""Shared test settings: hypothesis profiles sized for CI (two cores, well under 30 minutes)."""
+"""Shared test settings: hypothesis profiles sized for CI (two cores, well under 30 minutes).
 
+No example database: the suite runs in parallel workers, and examples saved by one run would
+change what the next run tries (and would be written into the checkout)."""
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    "ci", max_examples=60, deadline=None, database=None,
+    suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    """``pytest -p no:xdist`` runs the suite in one process: the addopts' ``--numprocesses``
+    and ``--dist`` (pytest-xdist's) are then accepted and mean nothing."""
+    if pluginmanager.has_plugin("xdist"):
+        return
+    group = parser.getgroup("xdist", "parallel runs (pytest-xdist is disabled)")
+    group.addoption("--numprocesses", dest="numprocesses", default=None,
+                    help="ignored without pytest-xdist")
+    group.addoption("--dist", dest="dist", default="no", help="ignored without pytest-xdist")
