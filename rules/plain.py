@@ -9,7 +9,6 @@ state has a fixed shape copy each field by that shape (much faster still) with :
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 K = TypeVar("K")
@@ -46,11 +45,11 @@ def clone(value: Any) -> Any:
     raise TypeError(f"not plain data: {kind.__name__}")
 
 
-def rows(table: Mapping[K, Mapping[str, V]]) -> dict[K, dict[str, V]]:
+def rows(table: dict[K, dict[str, V]]) -> dict[K, dict[str, V]]:
     """A copy of a table of flat rows (each row a dict of scalars)."""
-    return {key: dict(row) for key, row in table.items()}
+    return {key: row.copy() for key, row in table.items()}
 
 
-def columns(table: Mapping[K, Sequence[V]]) -> dict[K, list[V]]:
+def columns(table: dict[K, list[V]]) -> dict[K, list[V]]:
     """A copy of a table of flat lists (each a list of scalars)."""
-    return {key: list(items) for key, items in table.items()}
+    return {key: items.copy() for key, items in table.items()}

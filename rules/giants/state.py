@@ -96,31 +96,36 @@ class State:
 def _copied(s: State) -> dict[str, Any]:
     """Every field of ``s`` in field order, each copied by its shape; scalars are shared."""
     return {
-        "seats": list(s.seats),
-        "options": dict(s.options),
+        "seats": s.seats.copy(),
+        "options": s.options.copy(),
         "seed": s.seed, "round": s.round, "phase": s.phase, "first": s.first,
         "current": s.current,
-        "dice": None if s.dice is None else list(s.dice),
-        "offer": list(s.offer),
-        "supply": {**s.supply, "moai": dict(s.supply["moai"])},
-        "players": {seat: {**p, "screen": dict(p["screen"]), "urn": dict(p["urn"]),
-                           "committed": dict(p["committed"]), "peeked": list(p["peeked"])}
-                    for seat, p in s.players.items()},
+        "dice": None if s.dice is None else s.dice.copy(),
+        "offer": s.offer.copy(),
+        "supply": {**s.supply, "moai": s.supply["moai"].copy()},
+        "players": {seat: _player(p) for seat, p in s.players.items()},
         "bids": rows(s.bids),
         "revealed": s.revealed,
         "choosing": clone(s.choosing),
-        "hexes": {label: {**spot, "figures": [list(f) for f in spot["figures"]]}
+        "hexes": {label: {**spot, "figures": [f.copy() for f in spot["figures"]]}
                   for label, spot in s.hexes.items()},
-        "harvested": list(s.harvested),
+        "harvested": s.harvested.copy(),
         "ahus": rows(s.ahus),
         "items": rows(s.items),
         "next_moai": s.next_moai, "next_hat": s.next_hat,
         "quarried": columns(s.quarried),
         "endround": clone(s.endround),
         "end": s.end,
-        "winners": list(s.winners),
+        "winners": s.winners.copy(),
         "final": None if s.final is None else rows(s.final),
     }
+
+
+def _player(p: dict[str, Any]) -> dict[str, Any]:
+    out = p.copy()
+    for key in ("screen", "urn", "committed", "peeked"):
+        out[key] = p[key].copy()
+    return out
 
 
 def new(seats: list[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
@@ -170,7 +175,7 @@ def from_json(data: JSON) -> State:
     if data.get("schema") != SCHEMA:
         raise ValueError(f"unsupported Giants state schema {data.get('schema')!r}")
     fields = {k: v for k, v in data.items() if k not in ("schema", "game")}
-    return State(**clone(fields))
+    return State(**fields).copy()  # the copy keeps nothing of ``data``
 
 
 # --- small questions every phase asks ---------------------------------------------------------

@@ -99,24 +99,30 @@ def _copied(s: State) -> dict[str, Any]:
     property tests fail on any container left shared).
     """
     return {
-        "seats": list(s.seats),
-        "options": dict(s.options),
+        "seats": s.seats.copy(),
+        "options": s.options.copy(),
         "round": s.round, "phase": s.phase, "decision": s.decision, "index": s.index,
-        "prices": dict(s.prices),
+        "prices": s.prices.copy(),
         "black": s.black, "supply": s.supply,
         "spaces": rows(s.spaces),
         "peeks": columns(s.peeks),
-        "beige_draw": list(s.beige_draw), "beige_discard": list(s.beige_discard),
-        "red_draw": list(s.red_draw), "red_discard": list(s.red_discard),
-        "licence_draw": dict(s.licence_draw), "licence_discard": dict(s.licence_discard),
-        "display": list(s.display),
-        "players": {seat: {**p, "hand": list(p["hand"]), "storage": dict(p["storage"])}
-                    for seat, p in s.players.items()},
+        "beige_draw": s.beige_draw.copy(), "beige_discard": s.beige_discard.copy(),
+        "red_draw": s.red_draw.copy(), "red_discard": s.red_discard.copy(),
+        "licence_draw": s.licence_draw.copy(), "licence_discard": s.licence_discard.copy(),
+        "display": s.display.copy(),
+        "players": {seat: _player(p) for seat, p in s.players.items()},
         "turn": clone(s.turn),
         "auction": clone(s.auction),
-        "winners": list(s.winners),
+        "winners": s.winners.copy(),
         "final": None if s.final is None else rows(s.final),
     }
+
+
+def _player(p: dict[str, Any]) -> dict[str, Any]:
+    out = p.copy()
+    out["hand"] = p["hand"].copy()
+    out["storage"] = p["storage"].copy()
+    return out
 
 
 def new(seats: list[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
@@ -161,8 +167,8 @@ def to_json(state: State) -> JSON:
 def from_json(data: JSON) -> State:
     if data.get("schema") != SCHEMA or data.get("game") != NAME:
         raise ValueError(f"unsupported Giganten state schema {data.get('schema')!r}")
-    fields = clone({k: v for k, v in data.items() if k not in ("schema", "game")})
-    state = State(**fields)
+    fields = {k: v for k, v in data.items() if k not in ("schema", "game")}
+    state = State(**fields).copy()  # the copy keeps nothing of ``data``
     # Key order carries meaning for nothing, but keep board, seat and company order anyway,
     # so that a store which sorts JSON keys gives back the same state.
     state.spaces = {label: state.spaces[label] for label in TILE_SPACES}
