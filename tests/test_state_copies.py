@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.core import CHANCE, GameModule, IllegalAction
+from rules.plain import clone, columns, rows
 from rules.registry import GAME_NAMES, game_module
 
 SHORT: dict[str, dict[str, Any]] = {
@@ -176,3 +177,23 @@ def test_from_json_round_trips_and_keeps_nothing_of_its_input(name: str,
         before = text(module, back)
         vandalise(data)
         assert text(module, back) == before, "changing from_json's input changed the state"
+
+
+def test_clone_copies_every_container_and_shares_only_what_is_immutable() -> None:
+    frozen = ("a", (1, None), 2.5)
+    value = {"k": [1, {"x": [True]}], "t": frozen, "mixed": ("a", [1]), "s": "text"}
+    copied = clone(value)
+    assert copied == value and not shared(value, copied)
+    assert copied["t"] is frozen and copied["s"] is value["s"]
+    assert copied["mixed"] is not value["mixed"] and copied["mixed"][1] is not value["mixed"][1]
+    with pytest.raises(TypeError):
+        clone({"k": {1, 2}})
+    with pytest.raises(TypeError):
+        clone([object()])
+
+
+def test_rows_and_columns_copy_one_level_down() -> None:
+    table = {"a": {"x": 1}, "b": {"y": None}}
+    lists = {"a": [1, 2], "b": []}
+    assert rows(table) == table and not shared(table, rows(table))
+    assert columns(lists) == lists and not shared(lists, columns(lists))
