@@ -21,6 +21,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,26 @@ def bench_apply(module: GameModule, game: Game) -> None:
     per = (time.perf_counter() - start) * 1000 / len(actions)
     print(f"  {'apply (mean over one game)':<42} mean   {per:8.3f} ms"
           f"   ({len(actions)} actions)")
+
+
+def bench_copies(module: GameModule, game: Game) -> None:
+    """Per action, side by side: ``apply``, the state's copy (which ``apply`` makes) and
+    ``to_json`` (which the host stores after every action), then ``from_json`` of that JSON."""
+    state = module.new(list(game.header.seats), game.header.options.values,
+                       seed=game.header.seed)
+    costs: dict[str, list[float]] = {"apply": [], "state copy": [], "to_json": [], "from_json": []}
+    for actor, action in (parse_line(module, line) for line in game.lines):
+        data = module.to_json(state)
+        costs["state copy"] += timed(state.copy, 1)
+        costs["to_json"] += timed(partial(module.to_json, state), 1)
+        costs["from_json"] += timed(partial(module.from_json, data), 1)
+        start = time.perf_counter()
+        state, _ = module.apply(state, actor, action)
+        costs["apply"].append((time.perf_counter() - start) * 1000)
+    floor = statistics.median(costs["apply"])
+    for label, ms in costs.items():
+        print(f"  {label + ' (per action)':<42} median {statistics.median(ms):8.3f} ms"
+              f"   {statistics.median(ms) / floor:5.2f}x apply   (n={len(ms)})")
 
 
 async def bench_commit(module: GameModule, game: Game) -> None:
@@ -203,6 +224,7 @@ def main() -> int:
         game, _ = replay(record)
         print(f"{name}, {SEATS[name]} seats, a game of one greedy seat against random seats:")
         bench_apply(module, game)
+        bench_copies(module, game)
         asyncio.run(bench_commit(module, game))
         bench_render(module, record)
         bench_games(module, args.games)

@@ -1,19 +1,21 @@
 """The Giants game state, setup (spec sections 2, 3, 8) and its JSON form.
 
 The state is plain data (dicts, lists, numbers) so that JSON round-trips exactly; ``apply``
-works on a deep copy, which keeps every rejected action from touching the caller's state.
+works on a copy, which keeps every rejected action from touching the caller's state. The copy
+knows each field's shape (``_copied``): a field, or a container inside one, that changes shape
+needs its line there too (the copy property tests fail on any container left shared).
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import JSON, Option, Options
 from rules.giants.actions import COLOURS
 from rules.giants.board import AHUS, HEADDRESS_QUARRY, MOAI_QUARRY
+from rules.plain import clone, columns, rows
 
 NAME = "giants"
 MIN_SEATS, MAX_SEATS = 3, 5
@@ -87,7 +89,43 @@ class State:
     final: dict[str, dict[str, int]] | None = None
 
     def copy(self) -> State:
-        return copy.deepcopy(self)
+        """A copy that shares no dict or list with this state."""
+        return State(**_copied(self))
+
+
+def _copied(s: State) -> dict[str, Any]:
+    """Every field of ``s`` in field order, each copied by its shape; scalars are shared."""
+    return {
+        "seats": s.seats.copy(),
+        "options": s.options.copy(),
+        "seed": s.seed, "round": s.round, "phase": s.phase, "first": s.first,
+        "current": s.current,
+        "dice": None if s.dice is None else s.dice.copy(),
+        "offer": s.offer.copy(),
+        "supply": {**s.supply, "moai": s.supply["moai"].copy()},
+        "players": {seat: _player(p) for seat, p in s.players.items()},
+        "bids": rows(s.bids),
+        "revealed": s.revealed,
+        "choosing": clone(s.choosing),
+        "hexes": {label: {**spot, "figures": [f.copy() for f in spot["figures"]]}
+                  for label, spot in s.hexes.items()},
+        "harvested": s.harvested.copy(),
+        "ahus": rows(s.ahus),
+        "items": rows(s.items),
+        "next_moai": s.next_moai, "next_hat": s.next_hat,
+        "quarried": columns(s.quarried),
+        "endround": clone(s.endround),
+        "end": s.end,
+        "winners": s.winners.copy(),
+        "final": None if s.final is None else rows(s.final),
+    }
+
+
+def _player(p: dict[str, Any]) -> dict[str, Any]:
+    out = p.copy()
+    for key in ("screen", "urn", "committed", "peeked"):
+        out[key] = p[key].copy()
+    return out
 
 
 def new(seats: list[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
@@ -127,7 +165,7 @@ def seats_of(state: State) -> tuple[str, ...]:
 
 
 def to_json(state: State) -> JSON:
-    data = asdict(state)  # asdict copies every nested dict and list
+    data = _copied(state)
     data["schema"] = SCHEMA
     data["game"] = NAME
     return data
@@ -137,7 +175,7 @@ def from_json(data: JSON) -> State:
     if data.get("schema") != SCHEMA:
         raise ValueError(f"unsupported Giants state schema {data.get('schema')!r}")
     fields = {k: v for k, v in data.items() if k not in ("schema", "game")}
-    return State(**copy.deepcopy(fields))
+    return State(**fields).copy()  # the copy keeps nothing of ``data``
 
 
 # --- small questions every phase asks ---------------------------------------------------------

@@ -6,9 +6,8 @@ Everything secret (tile values, licence hands, the licence draw pile's mix) live
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import JSON, IllegalAction, Option, Options
@@ -29,6 +28,7 @@ from rules.giganten.board import (
     TILE_SPACES,
     TILE_TYPE,
 )
+from rules.plain import clone, columns, rows
 
 NAME = "giganten"
 OPTIONS = (Option("unlimited_chips", "bool", False),)
@@ -71,7 +71,8 @@ class State:
     final: dict[str, dict[str, int]] | None = None
 
     def copy(self) -> State:
-        return copy.deepcopy(self)
+        """A copy that shares no dict or list with this state (``_copied``)."""
+        return State(**_copied(self))
 
     @property
     def n(self) -> int:
@@ -89,6 +90,39 @@ class State:
 
     def unlimited(self) -> bool:
         return bool(self.options["unlimited_chips"])
+
+
+def _copied(s: State) -> dict[str, Any]:
+    """Every field of ``s`` in field order, each copied by its shape; scalars are shared.
+
+    A field, or a container inside one, that changes shape needs its line here too (the copy
+    property tests fail on any container left shared).
+    """
+    return {
+        "seats": s.seats.copy(),
+        "options": s.options.copy(),
+        "round": s.round, "phase": s.phase, "decision": s.decision, "index": s.index,
+        "prices": s.prices.copy(),
+        "black": s.black, "supply": s.supply,
+        "spaces": rows(s.spaces),
+        "peeks": columns(s.peeks),
+        "beige_draw": s.beige_draw.copy(), "beige_discard": s.beige_discard.copy(),
+        "red_draw": s.red_draw.copy(), "red_discard": s.red_discard.copy(),
+        "licence_draw": s.licence_draw.copy(), "licence_discard": s.licence_discard.copy(),
+        "display": s.display.copy(),
+        "players": {seat: _player(p) for seat, p in s.players.items()},
+        "turn": clone(s.turn),
+        "auction": clone(s.auction),
+        "winners": s.winners.copy(),
+        "final": None if s.final is None else rows(s.final),
+    }
+
+
+def _player(p: dict[str, Any]) -> dict[str, Any]:
+    out = p.copy()
+    out["hand"] = p["hand"].copy()
+    out["storage"] = p["storage"].copy()
+    return out
 
 
 def new(seats: list[str], options: Mapping[str, Any] | None = None, seed: int = 0) -> State:
@@ -127,14 +161,14 @@ def seats_of(state: State) -> tuple[str, ...]:
 
 
 def to_json(state: State) -> JSON:
-    return {"schema": SCHEMA, "game": NAME, **copy.deepcopy(asdict(state))}
+    return {"schema": SCHEMA, "game": NAME, **_copied(state)}
 
 
 def from_json(data: JSON) -> State:
     if data.get("schema") != SCHEMA or data.get("game") != NAME:
         raise ValueError(f"unsupported Giganten state schema {data.get('schema')!r}")
-    fields = {k: copy.deepcopy(v) for k, v in data.items() if k not in ("schema", "game")}
-    state = State(**fields)
+    fields = {k: v for k, v in data.items() if k not in ("schema", "game")}
+    state = State(**fields).copy()  # the copy keeps nothing of ``data``
     # Key order carries meaning for nothing, but keep board, seat and company order anyway,
     # so that a store which sorts JSON keys gives back the same state.
     state.spaces = {label: state.spaces[label] for label in TILE_SPACES}

@@ -97,10 +97,11 @@ class State:
         return self.seats[self.active]
 
     def copy(self) -> State:
-        """Cells and reserves are immutable, so shallow copies of the dicts suffice."""
-        return replace(self, board=dict(self.board), sites=dict(self.sites),
-                       reserves=dict(self.reserves), winners=list(self.winners),
-                       positions=dict(self.positions))
+        """A copy that shares no dict or list with this state. Cells, reserves, the choice and
+        the seats are immutable, so shallow copies of the dicts (the options too) suffice."""
+        return replace(self, options=dict(self.options), board=dict(self.board),
+                       sites=dict(self.sites), reserves=dict(self.reserves),
+                       winners=list(self.winners), positions=dict(self.positions))
 
 
 # --- setup -------------------------------------------------------------------------------------
