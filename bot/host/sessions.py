@@ -93,7 +93,7 @@ class Seat:
         return self.user_id is None
 
 
-@dataclass
+@dataclass(eq=False)
 class Step:
     """One applied action. ``by`` is ``human``, ``forced`` (applied for a human), ``ai`` or
     ``chance``, ``timeout`` (the AI played for a human whose time ran out) or ``away`` (the
@@ -103,14 +103,34 @@ class Step:
 
     actor: str
     line: str
-    events: list[Event]
+    given_events: list[Event] | None
+    """The events as applied (None: not decoded yet from ``row``, see :attr:`events`)."""
     by: str
     seq: int = 0
     sealed: str | None = None
+    row: LogRow | None = field(default=None, repr=False)
+    """The stored row a loaded step came from."""
+
+    @property
+    def events(self) -> list[Event]:
+        """The engine's events of the action: a step loaded at a start decodes them from its
+        stored row on first use (most old steps are never looked at)."""
+        if self.given_events is None:
+            assert self.row is not None
+            self.given_events = self.row.events
+        return self.given_events
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return (self.actor, self.line, self.events, self.by, self.seq, self.sealed) == (
+            other.actor, other.line, other.events, other.by, other.seq, other.sealed)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: ``sealed`` changes on a reveal
 
     @classmethod
     def of(cls, row: LogRow) -> Step:
-        return cls(row.line.split(" ", 1)[0], row.line, row.events, row.by, row.seq, row.sealed)
+        return cls(row.line.split(" ", 1)[0], row.line, None, row.by, row.seq, row.sealed, row)
 
 
 @dataclass(frozen=True)
