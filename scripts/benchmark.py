@@ -14,6 +14,8 @@ import argparse
 import asyncio
 import importlib
 import io
+import json
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -66,20 +68,138 @@ def bench_apply(module: GameModule, game: Game) -> None:
           f"   ({len(actions)} actions)")
 
 
+RAW_STATEMENTS = (
+    "INSERT INTO actions (game_id, seq, line, sealed, events, by) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+    "UPDATE games SET updated_at = ? WHERE id = ?",
+    "UPDATE seats SET acted_at = ? WHERE game_id = ? AND colour = ?",
+    "UPDATE seats SET timeouts = 0, away = 0 WHERE game_id = ? AND colour = ?",
+)
+"""What :meth:`Store.append_action` runs for a human's action: the raw floor runs the same."""
+CONCURRENT = 50
+"""Games committing at once in the concurrent figure."""
+COMMITS = 200
+"""At least this many commits for each median: the record's lines over again if it is short."""
+
+
+def _lines(game: Game) -> list[str]:
+    """The record's lines, repeated up to :data:`COMMITS` (the rows need not replay)."""
+    return [game.lines[i % len(game.lines)] for i in range(max(COMMITS, len(game.lines)))]
+
+
+async def _store_game(store: Store, module: GameModule, game: Game, channel: int) -> int:
+    """A started game in ``store`` with the record's seats (humans), for committing into."""
+    row = await store.create_game(channel_id=channel, guild_id=1, game=module.NAME, options="",
+                                  seed=0, creator_id=1, language="en", ai_level="greedy")
+    for user, colour in enumerate(game.header.seats, start=1):
+        await store.add_seat(row.id, colour, user, None, f"p{user}")
+    await store.start_game(row.id, game.header.line(), module.to_json(game.state))
+    return row.id
+
+
+async def _store_commits(store: Store, game_id: int, lines: list[str],
+                         state: dict[str, Any]) -> list[float]:
+    """Each line committed through the store: milliseconds each."""
+    ms = []
+    for seq, line in enumerate(lines, start=1):
+        actor = line.split(" ", 1)[0]
+        by = "chance" if actor == "*" else "human"
+        start = time.perf_counter()
+        await store.append_action(game_id, seq, line, state, by=by, actor=actor)
+        ms.append((time.perf_counter() - start) * 1000)
+    return ms
+
+
+def _raw_commit(db: sqlite3.Connection, game_id: int, seq: int, line: str, state: str) -> None:
+    """One action as :meth:`Store.append_action` writes it, with bare ``sqlite3``."""
+    actor = line.split(" ", 1)[0]
+    now = "2026-01-01T00:00:00+00:00"
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(RAW_STATEMENTS[0], (game_id, seq, line, None, "[]",
+                                       "chance" if actor == "*" else "human"))
+        db.execute(RAW_STATEMENTS[1], (game_id, seq, state))
+        db.execute(RAW_STATEMENTS[2], (now, game_id))
+        if actor != "*":
+            db.execute(RAW_STATEMENTS[3], (now, game_id, actor))
+            db.execute(RAW_STATEMENTS[4], (game_id, actor))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _raw_connection(path: Path, synchronous: str) -> sqlite3.Connection:
+    """A bare connection to a database the store made, with the store's pragmas."""
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    for pragma in ("journal_mode = WAL", f"synchronous = {synchronous}", "foreign_keys = ON",
+                   "busy_timeout = 5000"):
+        db.execute(f"PRAGMA {pragma}")
+    return db
+
+
+async def _raw_games(path: Path, module: GameModule, game: Game, count: int) -> list[int]:
+    """``count`` started games (seats included), made by the store, for the raw floor."""
+    store = await Store.open(path)
+    ids = [await _store_game(store, module, game, channel) for channel in range(count)]
+    await store.close()
+    return ids
+
+
 async def bench_commit(module: GameModule, game: Game) -> None:
+    """The store's commit against the raw ``sqlite3`` floor (same pragmas, statements and
+    ``synchronous``, one transaction each), side by side, for FULL and NORMAL; then
+    :data:`CONCURRENT` games committing at once."""
+    state = module.to_json(game.state)
+    dumped = json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
+    for synchronous in ("FULL", "NORMAL"):
+        with tempfile.TemporaryDirectory() as tmp:
+            store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
+            game_id = await _store_game(store, module, game, 1)
+            ms = await _store_commits(store, game_id, _lines(game), state)
+            await store.close()
+            raw_path = Path(tmp) / "raw.sqlite3"
+            [raw_id] = await _raw_games(raw_path, module, game, 1)
+            db = _raw_connection(raw_path, synchronous)
+            raw = []
+            for seq, line in enumerate(_lines(game), start=1):
+                start = time.perf_counter()
+                _raw_commit(db, raw_id, seq, line, dumped)
+                raw.append((time.perf_counter() - start) * 1000)
+            db.close()
+        show(f"commit, store, synchronous={synchronous}", ms)
+        show(f"commit, raw sqlite3, synchronous={synchronous}", raw)
+        ratio = statistics.median(ms) / statistics.median(raw)
+        print(f"  {'commit, store / raw (medians)':<42} ratio  {ratio:8.2f}")
+        await bench_concurrent(module, game, synchronous)
+
+
+async def bench_concurrent(module: GameModule, game: Game, synchronous: str) -> None:
+    """:data:`CONCURRENT` games committing their records at once (``asyncio.gather``)
+    through the store, against one raw connection committing the same rows one after another
+    (a single writer: that is the most SQLite does)."""
+    state = module.to_json(game.state)
+    dumped = json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
+    lines = game.lines
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "bench.sqlite3")
-        row = await store.create_game(channel_id=1, guild_id=1, game=module.NAME, options="",
-                                      seed=0, creator_id=1, language="en", ai_level="greedy")
-        state = module.to_json(game.state)
-        await store.start_game(row.id, game.header.line(), state)
-        ms = []
-        for seq, line in enumerate(game.lines, start=1):
-            start = time.perf_counter()
-            await store.append_action(row.id, seq, line, state)
-            ms.append((time.perf_counter() - start) * 1000)
+        store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
+        ids = [await _store_game(store, module, game, channel) for channel in range(CONCURRENT)]
+        start = time.perf_counter()
+        await asyncio.gather(*(_store_commits(store, i, lines, state) for i in ids))
+        store_rate = CONCURRENT * len(lines) / (time.perf_counter() - start)
         await store.close()
-    show("commit (log row + snapshot, WAL)", ms)
+        raw_path = Path(tmp) / "raw.sqlite3"
+        raw_ids = await _raw_games(raw_path, module, game, CONCURRENT)
+        db = _raw_connection(raw_path, synchronous)
+        start = time.perf_counter()
+        for seq, line in enumerate(lines, start=1):
+            for game_id in raw_ids:
+                _raw_commit(db, game_id, seq, line, dumped)
+        raw_rate = CONCURRENT * len(lines) / (time.perf_counter() - start)
+        db.close()
+    label = f"{CONCURRENT} games at once, synchronous={synchronous}"
+    print(f"  {label:<42} store {store_rate:7.0f} commits/s   raw {raw_rate:7.0f} commits/s"
+          f"   ratio {raw_rate / store_rate:5.2f}")
 
 
 def bare_png(image: Image.Image) -> bytes:
