@@ -97,19 +97,6 @@ async def _store_game(store: Store, module: GameModule, game: Game, channel: int
     return row.id
 
 
-async def _store_commits(store: Store, game_id: int, lines: list[str],
-                         state: dict[str, Any]) -> list[float]:
-    """Each line committed through the store: milliseconds each."""
-    ms = []
-    for seq, line in enumerate(lines, start=1):
-        actor = line.split(" ", 1)[0]
-        by = "chance" if actor == "*" else "human"
-        start = time.perf_counter()
-        await store.append_action(game_id, seq, line, state, by=by, actor=actor)
-        ms.append((time.perf_counter() - start) * 1000)
-    return ms
-
-
 def _raw_commit(db: sqlite3.Connection, game_id: int, seq: int, line: str, state: str) -> None:
     """One action as :meth:`Store.append_action` writes it, with bare ``sqlite3``."""
     actor = line.split(" ", 1)[0]
@@ -130,10 +117,11 @@ def _raw_commit(db: sqlite3.Connection, game_id: int, seq: int, line: str, state
 
 
 def _raw_connection(path: Path, synchronous: str) -> sqlite3.Connection:
-    """A bare connection to a database the store made, with the store's pragmas."""
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    """A bare connection to a database the store made, with the store's pragmas (no
+    checkpoint inside a commit: the store folds the log in on its reader's thread)."""
+    db = sqlite3.connect(path, isolation_level=None)
     for pragma in ("journal_mode = WAL", f"synchronous = {synchronous}", "foreign_keys = ON",
-                   "busy_timeout = 5000"):
+                   "busy_timeout = 5000", "wal_autocheckpoint = 0"):
         db.execute(f"PRAGMA {pragma}")
     return db
 
@@ -146,60 +134,101 @@ async def _raw_games(path: Path, module: GameModule, game: Game, count: int) -> 
     return ids
 
 
+def _encode(state: dict[str, Any]) -> str:
+    """The snapshot's JSON text, as the store encodes it."""
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
+
+
 async def bench_commit(module: GameModule, game: Game) -> None:
     """The store's commit against the raw ``sqlite3`` floor (same pragmas, statements and
-    ``synchronous``, one transaction each), side by side, for FULL and NORMAL; then
-    :data:`CONCURRENT` games committing at once."""
+    ``synchronous``, one transaction each) for FULL and NORMAL, interleaved (a store commit,
+    then a raw one, ...: both see the same machine), then :data:`CONCURRENT` games committing
+    at once. The store also encodes the snapshot's JSON; that is timed on its own beside."""
     state = module.to_json(game.state)
-    dumped = json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
+    dumped = _encode(state)
+    lines = _lines(game)
     for synchronous in ("FULL", "NORMAL"):
         with tempfile.TemporaryDirectory() as tmp:
             store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
             game_id = await _store_game(store, module, game, 1)
-            ms = await _store_commits(store, game_id, _lines(game), state)
-            await store.close()
-            raw_path = Path(tmp) / "raw.sqlite3"
-            [raw_id] = await _raw_games(raw_path, module, game, 1)
-            db = _raw_connection(raw_path, synchronous)
-            raw = []
-            for seq, line in enumerate(_lines(game), start=1):
+            [raw_id] = await _raw_games(Path(tmp) / "raw.sqlite3", module, game, 1)
+            db = _raw_connection(Path(tmp) / "raw.sqlite3", synchronous)
+            ms: list[float] = []
+            raw: list[float] = []
+            encode: list[float] = []
+            for seq, line in enumerate(lines, start=1):
+                ms += await _store_commits(store, game_id, [line], state, seq)
                 start = time.perf_counter()
                 _raw_commit(db, raw_id, seq, line, dumped)
                 raw.append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+                _encode(state)
+                encode.append((time.perf_counter() - start) * 1000)
             db.close()
+            await store.close()
         show(f"commit, store, synchronous={synchronous}", ms)
         show(f"commit, raw sqlite3, synchronous={synchronous}", raw)
-        ratio = statistics.median(ms) / statistics.median(raw)
-        print(f"  {'commit, store / raw (medians)':<42} ratio  {ratio:8.2f}")
+        show("  the snapshot's JSON encode (in the store's)", encode)
+        floor = statistics.median(raw)
+        with_encode = statistics.median([r + e for r, e in zip(raw, encode, strict=True)])
+        print(f"  {'commit, store / raw (medians)':<42} ratio  {statistics.median(ms) / floor:8.2f}"
+              f"   (store / (raw + encode): {statistics.median(ms) / with_encode:.2f})")
         await bench_concurrent(module, game, synchronous)
 
 
+async def _store_commits(store: Store, game_id: int, lines: list[str],
+                         state: dict[str, Any], first: int = 1) -> list[float]:
+    """Each line committed through the store (log rows ``first``, ...): milliseconds each."""
+    ms = []
+    for seq, line in enumerate(lines, start=first):
+        actor = line.split(" ", 1)[0]
+        by = "chance" if actor == "*" else "human"
+        start = time.perf_counter()
+        await store.append_action(game_id, seq, line, state, by=by, actor=actor)
+        ms.append((time.perf_counter() - start) * 1000)
+    return ms
+
+
+CONCURRENT_COMMITS = 20
+"""Commits per game in the concurrent figure."""
+ROUNDS = 3
+"""Store and raw take turns this many times in the concurrent figure (the median counts)."""
+
+
 async def bench_concurrent(module: GameModule, game: Game, synchronous: str) -> None:
-    """:data:`CONCURRENT` games committing their records at once (``asyncio.gather``)
-    through the store, against one raw connection committing the same rows one after another
-    (a single writer: that is the most SQLite does)."""
+    """:data:`CONCURRENT` games committing :data:`CONCURRENT_COMMITS` rows each at once
+    (``asyncio.gather``) through the store, against one raw connection committing the same
+    rows one after another (a single writer: the most SQLite does), with each snapshot
+    encoded as the store does and without; they take turns :data:`ROUNDS` times."""
     state = module.to_json(game.state)
-    dumped = json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
-    lines = game.lines
-    with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
-        ids = [await _store_game(store, module, game, channel) for channel in range(CONCURRENT)]
-        start = time.perf_counter()
-        await asyncio.gather(*(_store_commits(store, i, lines, state) for i in ids))
-        store_rate = CONCURRENT * len(lines) / (time.perf_counter() - start)
-        await store.close()
-        raw_path = Path(tmp) / "raw.sqlite3"
-        raw_ids = await _raw_games(raw_path, module, game, CONCURRENT)
-        db = _raw_connection(raw_path, synchronous)
-        start = time.perf_counter()
-        for seq, line in enumerate(lines, start=1):
-            for game_id in raw_ids:
-                _raw_commit(db, game_id, seq, line, dumped)
-        raw_rate = CONCURRENT * len(lines) / (time.perf_counter() - start)
-        db.close()
+    dumped = _encode(state)
+    lines = _lines(game)[:CONCURRENT_COMMITS]
+    total = CONCURRENT * len(lines)
+    rates: dict[str, list[float]] = {"store": [], "raw": [], "raw + encode": []}
+    for _ in range(ROUNDS):
+        with tempfile.TemporaryDirectory() as tmp:
+            store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
+            ids = [await _store_game(store, module, game, n) for n in range(CONCURRENT)]
+            start = time.perf_counter()
+            await asyncio.gather(*(_store_commits(store, i, lines, state) for i in ids))
+            rates["store"].append(total / (time.perf_counter() - start))
+            await store.close()
+            for label, encoding in (("raw", False), ("raw + encode", True)):
+                path = Path(tmp) / f"{label}.sqlite3"
+                raw_ids = await _raw_games(path, module, game, CONCURRENT)
+                db = _raw_connection(path, synchronous)
+                start = time.perf_counter()
+                for seq, line in enumerate(lines, start=1):
+                    for game_id in raw_ids:
+                        _raw_commit(db, game_id, seq, line, _encode(state) if encoding
+                                    else dumped)
+                rates[label].append(total / (time.perf_counter() - start))
+                db.close()
+    store_rate, raw_rate, encoded_rate = (statistics.median(rates[k]) for k in rates)
     label = f"{CONCURRENT} games at once, synchronous={synchronous}"
-    print(f"  {label:<42} store {store_rate:7.0f} commits/s   raw {raw_rate:7.0f} commits/s"
-          f"   ratio {raw_rate / store_rate:5.2f}")
+    print(f"  {label:<42} store {store_rate:6.0f} commits/s, raw {raw_rate:6.0f}"
+          f" (raw / store {raw_rate / store_rate:4.2f}), raw + encode {encoded_rate:6.0f}"
+          f" ({encoded_rate / store_rate:4.2f})   (n={total}, median of {ROUNDS})")
 
 
 def bare_png(image: Image.Image) -> bytes:
