@@ -558,6 +558,8 @@ class _Worker:
             tuple[Job[Any], asyncio.AbstractEventLoop | None, asyncio.Future[Any] | None] | None
         ] = queue.SimpleQueue()
         self.closed = False
+        self.failed: BaseException | None = None
+        """Why the connection could not be opened (every job fails with it)."""
         self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
 
@@ -591,19 +593,23 @@ class _Worker:
         future = self.submit(closing)
         self.closed = True
         self._jobs.put(None)
-        await future
+        try:
+            await future
+        except sqlite3.Error:
+            if self.failed is None:
+                raise  # else it never opened: nothing to close
+        self._thread.join()  # it has only the end of the queue left to read
 
     def _serve(self) -> None:
         db: sqlite3.Connection | None = None
-        failed: BaseException | None = None
         try:
             db = self._connect()
         except BaseException as exc:  # every job hears why
-            failed = exc
+            self.failed = exc
         while (item := self._jobs.get()) is not None:
             job, loop, future = item
             result: Any = None
-            error: BaseException | None = failed
+            error: BaseException | None = self.failed
             if db is not None:
                 try:
                     result = job(db)
