@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import gc
 import json
 import logging
 import os
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property, partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from bot.host.clock import Clock, stamp, system_clock
 
@@ -363,17 +364,20 @@ class Snapshot:
     state: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class LogRow:
-    """One applied action as stored: ``sealed`` names the seat it is still private to. Its
-    events are kept as the stored JSON text and decoded on first use of :attr:`events` (a
-    start reads the logs of every running game; most of their events are never looked at)."""
-
+class _LogFields(NamedTuple):
     seq: int
     line: str
     events_json: str
+    """The events as stored (JSON text)."""
     by: str
     sealed: str | None
+
+
+class LogRow(_LogFields):
+    """One applied action as stored: ``sealed`` names the seat it is still private to. Its
+    events are kept as the stored JSON text and decoded on first use of :attr:`events` (a
+    start reads the logs of every running game; most of their events are never looked at).
+    Immutable and compared by its fields; a tuple underneath, so that many are made quickly."""
 
     @classmethod
     def of(cls, seq: int, line: str, events: list[dict[str, Any]], by: str,
@@ -1603,7 +1607,9 @@ def _gap(game_id: int, seqs: list[int]) -> str | None:
 
 
 def _log_row(row: tuple[Any, ...]) -> LogRow:
-    return LogRow(*row)
+    """A log row from ``seq, line, events, by, sealed`` as read (no checks: quick)."""
+    made: LogRow = tuple.__new__(LogRow, row)
+    return made
 
 
 def _takeback(at: int, colour: str, steps: str, taken_at: str) -> TakebackRow:
@@ -1621,8 +1627,20 @@ def _by_game(rows: list[tuple[Any, ...]]) -> dict[int, list[tuple[Any, ...]]]:
 
 
 def _load_active(db: sqlite3.Connection) -> list[ActiveGame]:
-    """:meth:`Store.load_active` on the reader's connection: one query a table, in one read
-    transaction (a consistent moment)."""
+    """:meth:`Store.load_active` on the reader's connection, with the cyclic garbage collector
+    paused: it builds a million objects or so (rows, decoded snapshots), none of them in a
+    cycle, and the collector would walk the growing heap again and again (twice the time)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_active(db)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _read_active(db: sqlite3.Connection) -> list[ActiveGame]:
+    """One query a table, in one read transaction (a consistent moment)."""
     db.execute("BEGIN")
     try:
         games = [_game_row(r) for r in db.execute(
@@ -1650,8 +1668,7 @@ def _load_active(db: sqlite3.Connection) -> list[ActiveGame]:
         db.execute("COMMIT")
     loaded = []
     for row in games:
-        log_rows = [LogRow(seq, line, events, by, sealed)
-                    for _, seq, line, events, by, sealed in logs.get(row.id, [])]
+        log_rows = [_log_row(r[1:]) for r in logs.get(row.id, [])]
         snapshot = [Snapshot(seq, json.loads(state))
                     for _, seq, state in snapshots.get(row.id, [])]
         loaded.append(ActiveGame(
