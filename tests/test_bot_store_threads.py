@@ -306,3 +306,29 @@ def test_a_log_row_decodes_its_events_once_and_only_when_asked() -> None:
     made = LogRow.of(4, "red bid 2m", [{"kind": "bid", "seat": "red"}], "human", "red")
     assert made == row and made.events == row.events
     assert made != LogRow.of(4, "red bid 2m", [], "human", "red")
+
+
+async def test_a_held_transaction_rolls_back_on_an_error_or_a_cancellation(
+        store: Store, db_path: Path) -> None:
+    with pytest.raises(Crash):
+        async with store.transaction() as db:
+            await run(db, "INSERT INTO user_settings (user_id, notify) VALUES (1, 1)")
+            raise Crash
+    inside = asyncio.Event()
+
+    async def holding() -> None:
+        async with store.transaction() as db:
+            await run(db, "INSERT INTO user_settings (user_id, notify) VALUES (2, 1)")
+            inside.set()
+            await asyncio.Event().wait()  # cancelled here
+
+    task = asyncio.create_task(holding())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        async with store.transaction() as db:
+            await run(db, "INSERT INTO nowhere VALUES (1)")
+    await store.set_notify(3, True)
+    assert committed(db_path, "SELECT user_id FROM user_settings") == [(3,)]

@@ -549,6 +549,12 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_result(result)
 
 
+def _heard(future: asyncio.Future[Any]) -> None:
+    """For a future nobody awaits: its error is known already (and not logged again)."""
+    if not future.cancelled():
+        future.exception()
+
+
 class _Worker:
     """One ``sqlite3`` connection and the thread that owns it. Jobs (plain functions of the
     connection) run there one at a time, in the order they were handed in, each to its end
@@ -1013,7 +1019,7 @@ class Store:
             yield tx
         except BaseException:
             tx.end(commit=False)
-            done.cancel()  # the thread rolls back on its own; nobody needs to wait for it
+            done.add_done_callback(_heard)  # the thread rolls back on its own, unawaited
             raise
         tx.end(commit=True)
         await done
