@@ -93,6 +93,15 @@ async def test_an_action_is_one_round_trip_to_the_writer(store: Store,
     assert (await store.game(game.id)).status == "finished"  # type: ignore[union-attr]
 
 
+async def test_writes_commit_in_the_order_they_were_handed_in(store: Store) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await asyncio.gather(*(store.append_action(game.id, seq, f"red pass {seq}", {"seq": seq})
+                           for seq in range(1, 31)))
+    snapshot = await store.snapshot(game.id)
+    assert snapshot is not None and snapshot.state == {"seq": 30}, "the last one handed in"
+    assert len(await store.actions(game.id)) == 30
+
+
 @pytest.mark.parametrize("fails", [False, True], ids=["commits", "rolls back"])
 async def test_a_cancelled_write_runs_to_its_end(store: Store, db_path: Path,
                                                  fails: bool) -> None:
