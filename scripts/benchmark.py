@@ -15,6 +15,7 @@ import asyncio
 import importlib
 import io
 import json
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -90,20 +91,167 @@ def bench_copies(module: GameModule, game: Game) -> None:
               f"   {statistics.median(ms) / floor:5.2f}x apply   (n={len(ms)})")
 
 
+RAW_STATEMENTS = (
+    "INSERT INTO actions (game_id, seq, line, sealed, events, by) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+    "UPDATE games SET updated_at = ? WHERE id = ?",
+    "UPDATE seats SET acted_at = ? WHERE game_id = ? AND colour = ?",
+    "UPDATE seats SET timeouts = 0, away = 0 WHERE game_id = ? AND colour = ?",
+)
+"""What :meth:`Store.append_action` runs for a human's action: the raw floor runs the same."""
+CONCURRENT = 50
+"""Games committing at once in the concurrent figure."""
+COMMITS = 200
+"""At least this many commits for each median: the record's lines over again if it is short."""
+
+
+def _lines(game: Game) -> list[str]:
+    """The record's lines, repeated up to :data:`COMMITS` (the rows need not replay)."""
+    return [game.lines[i % len(game.lines)] for i in range(max(COMMITS, len(game.lines)))]
+
+
+async def _store_game(store: Store, module: GameModule, game: Game, channel: int) -> int:
+    """A started game in ``store`` with the record's seats (humans), for committing into."""
+    row = await store.create_game(channel_id=channel, guild_id=1, game=module.NAME, options="",
+                                  seed=0, creator_id=1, language="en", ai_level="greedy")
+    for user, colour in enumerate(game.header.seats, start=1):
+        await store.add_seat(row.id, colour, user, None, f"p{user}")
+    await store.start_game(row.id, game.header.line(), module.to_json(game.state))
+    return row.id
+
+
+def _raw_commit(db: sqlite3.Connection, game_id: int, seq: int, line: str, state: str) -> None:
+    """One action as :meth:`Store.append_action` writes it, with bare ``sqlite3``."""
+    actor = line.split(" ", 1)[0]
+    now = "2026-01-01T00:00:00+00:00"
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(RAW_STATEMENTS[0], (game_id, seq, line, None, "[]",
+                                       "chance" if actor == "*" else "human"))
+        db.execute(RAW_STATEMENTS[1], (game_id, seq, state))
+        db.execute(RAW_STATEMENTS[2], (now, game_id))
+        if actor != "*":
+            db.execute(RAW_STATEMENTS[3], (now, game_id, actor))
+            db.execute(RAW_STATEMENTS[4], (game_id, actor))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _raw_connection(path: Path, synchronous: str) -> sqlite3.Connection:
+    """A bare connection to a database the store made, with the store's pragmas (no
+    checkpoint inside a commit: the store folds the log in on its reader's thread)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    for pragma in ("journal_mode = WAL", f"synchronous = {synchronous}", "foreign_keys = ON",
+                   "busy_timeout = 5000", "wal_autocheckpoint = 0"):
+        db.execute(f"PRAGMA {pragma}")
+    return db
+
+
+async def _raw_games(path: Path, module: GameModule, game: Game, count: int) -> list[int]:
+    """``count`` started games (seats included), made by the store, for the raw floor."""
+    store = await Store.open(path)
+    ids = [await _store_game(store, module, game, channel) for channel in range(count)]
+    await store.close()
+    return ids
+
+
+def _encode(state: dict[str, Any]) -> str:
+    """The snapshot's JSON text, as the store encodes it."""
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
+
+
 async def bench_commit(module: GameModule, game: Game) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "bench.sqlite3")
-        row = await store.create_game(channel_id=1, guild_id=1, game=module.NAME, options="",
-                                      seed=0, creator_id=1, language="en", ai_level="greedy")
-        state = module.to_json(game.state)
-        await store.start_game(row.id, game.header.line(), state)
-        ms = []
-        for seq, line in enumerate(game.lines, start=1):
+    """The store's commit against the raw ``sqlite3`` floor (same pragmas, statements and
+    ``synchronous``, one transaction each) for FULL and NORMAL, interleaved (a store commit,
+    then a raw one, ...: both see the same machine), then :data:`CONCURRENT` games committing
+    at once. The store also encodes the snapshot's JSON; that is timed on its own beside."""
+    state = module.to_json(game.state)
+    dumped = _encode(state)
+    lines = _lines(game)
+    for synchronous in ("FULL", "NORMAL"):
+        with tempfile.TemporaryDirectory() as tmp:
+            store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
+            game_id = await _store_game(store, module, game, 1)
+            [raw_id] = await _raw_games(Path(tmp) / "raw.sqlite3", module, game, 1)
+            db = _raw_connection(Path(tmp) / "raw.sqlite3", synchronous)
+            ms: list[float] = []
+            raw: list[float] = []
+            encode: list[float] = []
+            for seq, line in enumerate(lines, start=1):
+                ms += await _store_commits(store, game_id, [line], state, seq)
+                start = time.perf_counter()
+                _raw_commit(db, raw_id, seq, line, dumped)
+                raw.append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+                _encode(state)
+                encode.append((time.perf_counter() - start) * 1000)
+            db.close()
+            await store.close()
+        show(f"commit, store, synchronous={synchronous}", ms)
+        show(f"commit, raw sqlite3, synchronous={synchronous}", raw)
+        show("  the snapshot's JSON encode (in the store's)", encode)
+        floor = statistics.median(raw)
+        with_encode = statistics.median([r + e for r, e in zip(raw, encode, strict=True)])
+        print(f"  {'commit, store / raw (medians)':<42} ratio  {statistics.median(ms) / floor:8.2f}"
+              f"   (store / (raw + encode): {statistics.median(ms) / with_encode:.2f})")
+        await bench_concurrent(module, game, synchronous)
+
+
+async def _store_commits(store: Store, game_id: int, lines: list[str],
+                         state: dict[str, Any], first: int = 1) -> list[float]:
+    """Each line committed through the store (log rows ``first``, ...): milliseconds each."""
+    ms = []
+    for seq, line in enumerate(lines, start=first):
+        actor = line.split(" ", 1)[0]
+        by = "chance" if actor == "*" else "human"
+        start = time.perf_counter()
+        await store.append_action(game_id, seq, line, state, by=by, actor=actor)
+        ms.append((time.perf_counter() - start) * 1000)
+    return ms
+
+
+CONCURRENT_COMMITS = 20
+"""Commits per game in the concurrent figure."""
+ROUNDS = 3
+"""Store and raw take turns this many times in the concurrent figure (the median counts)."""
+
+
+async def bench_concurrent(module: GameModule, game: Game, synchronous: str) -> None:
+    """:data:`CONCURRENT` games committing :data:`CONCURRENT_COMMITS` rows each at once
+    (``asyncio.gather``) through the store, against one raw connection committing the same
+    rows one after another (a single writer: the most SQLite does), with each snapshot
+    encoded as the store does and without; they take turns :data:`ROUNDS` times."""
+    state = module.to_json(game.state)
+    dumped = _encode(state)
+    lines = _lines(game)[:CONCURRENT_COMMITS]
+    total = CONCURRENT * len(lines)
+    rates: dict[str, list[float]] = {"store": [], "raw": [], "raw + encode": []}
+    for _ in range(ROUNDS):
+        with tempfile.TemporaryDirectory() as tmp:
+            store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
+            ids = [await _store_game(store, module, game, n) for n in range(CONCURRENT)]
             start = time.perf_counter()
-            await store.append_action(row.id, seq, line, state)
-            ms.append((time.perf_counter() - start) * 1000)
-        await store.close()
-    show("commit (log row + snapshot, WAL)", ms)
+            await asyncio.gather(*(_store_commits(store, i, lines, state) for i in ids))
+            rates["store"].append(total / (time.perf_counter() - start))
+            await store.close()
+            for label, encoding in (("raw", False), ("raw + encode", True)):
+                path = Path(tmp) / f"{label}.sqlite3"
+                raw_ids = await _raw_games(path, module, game, CONCURRENT)
+                db = _raw_connection(path, synchronous)
+                start = time.perf_counter()
+                for seq, line in enumerate(lines, start=1):
+                    for game_id in raw_ids:
+                        _raw_commit(db, game_id, seq, line, _encode(state) if encoding
+                                    else dumped)
+                rates[label].append(total / (time.perf_counter() - start))
+                db.close()
+    store_rate, raw_rate, encoded_rate = (statistics.median(rates[k]) for k in rates)
+    label = f"{CONCURRENT} games at once, synchronous={synchronous}"
+    print(f"  {label:<42} store {store_rate:6.0f} commits/s, raw {raw_rate:6.0f}"
+          f" (raw / store {raw_rate / store_rate:4.2f}), raw + encode {encoded_rate:6.0f}"
+          f" ({encoded_rate / store_rate:4.2f})   (n={total}, median of {ROUNDS})")
 
 
 def bare_png(image: Image.Image) -> bytes:

@@ -67,7 +67,8 @@ async def test_schema_is_versioned_and_in_wal_mode(store: Store, db_path: Path) 
     assert committed(db_path, "PRAGMA journal_mode") == [("wal",)]
     again = await Store.open(db_path)  # migrating twice is harmless
     await again.close()
-    await run(store.db, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    async with store.transaction() as db:
+        await run(db, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(RuntimeError, match="newer"):
         await Store.open(db_path)
 
@@ -143,7 +144,7 @@ async def test_a_crash_inside_the_transaction_leaves_the_action_unapplied(
     await host.play(CHANNEL, 1, "place A1 2")
     before = session.game.state, list(session.game.lines)
 
-    async def die() -> None:
+    def die() -> None:  # on the writer's thread, inside the transaction, before COMMIT
         raise Crash
 
     with pytest.raises(Crash):
@@ -186,7 +187,8 @@ async def test_the_log_wins_over_a_bad_snapshot(store: Store, db_path: Path) -> 
     host = Host(store)
     session = await running_game(host)
     await host.play(CHANNEL, 1, "place A1 2")
-    await run(store.db, "UPDATE snapshots SET seq = 0")
+    async with store.transaction() as db:
+        await run(db, "UPDATE snapshots SET seq = 0")
     fresh = Host(store)
     await fresh.load()
     assert fresh.in_channel(CHANNEL).view() == session.view()

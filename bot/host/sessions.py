@@ -27,6 +27,7 @@ from bot.host.clock import iso
 from bot.host.store import (
     AWAY_AFTER,
     FORMER_ID,
+    ActiveGame,
     ChannelBusy,
     Forgotten,
     GameRow,
@@ -34,6 +35,7 @@ from bot.host.store import (
     Purged,
     SeatChangeRow,
     SeatRow,
+    Snapshot,
     Store,
 )
 from rules import ai, fair
@@ -377,9 +379,10 @@ class Host:
         """Reload every game in a lobby or running, e.g. after a restart."""
         self.notify = await self.store.notified_users()
         loaded = []
-        for row in await self.store.games_with_status("lobby", "running"):
+        for active in await self.store.load_active():
+            row = active.row
             try:
-                session = await self._load(row)
+                session = await self._loaded(active)
             except Exception:
                 log.exception("game %s (channel %s) could not be reloaded", row.id,
                               row.channel_id)
@@ -400,25 +403,39 @@ class Host:
                 log.exception("game %s: its result could not be recorded", row.id)
 
     async def _load(self, row: GameRow) -> Session:
-        seats = [_seat(s) for s in await self.store.seats(row.id)]
-        session = Session(row, seats, dm_closed=await self.store.closed_dms(row.id),
-                          changes=await self.store.seat_changes(row.id))
+        """One game, read from the store by itself (a finished game to rate, a late click)."""
+        seats = await self.store.seats(row.id)
+        dm_closed = await self.store.closed_dms(row.id)
+        changes = await self.store.seat_changes(row.id)
+        if row.header is None:
+            return await self._loaded(ActiveGame(row, seats, dm_closed, changes, None, [], []))
+        return await self._loaded(ActiveGame(
+            row, seats, dm_closed, changes, await self.store.snapshot(row.id),
+            await self.store.log(row.id), await self.store.takebacks(row.id)))
+
+    async def _loaded(self, active: ActiveGame) -> Session:
+        """A session from what the store read of its game; a log with a gap is refused."""
+        row = active.row
+        if active.damage is not None:
+            raise ValueError(active.damage)
+        session = Session(row, [_seat(s) for s in active.seats], dm_closed=set(active.dm_closed),
+                          changes=list(active.changes))
         if row.header is not None:
-            log_rows = await self.store.log(row.id)
-            session.log = [Step.of(r) for r in log_rows]
-            session.game = await self._rebuild(row, [r.line for r in log_rows])
+            session.log = [Step.of(r) for r in active.log]
+            session.game = await self._rebuild(row, [r.line for r in active.log],
+                                               active.snapshot)
             session.takebacks = [Takeback(tb.at, tb.colour, [Step.of(r) for r in tb.rows])
-                                 for tb in await self.store.takebacks(row.id)]
+                                 for tb in active.takebacks]
         return session
 
-    async def _rebuild(self, row: GameRow, lines: list[str]) -> Game:
+    async def _rebuild(self, row: GameRow, lines: list[str],
+                       snapshot: Snapshot | None) -> Game:
         """The game from its latest snapshot when the snapshot is of the log's last action (a
         start reads, it does not replay); replayed from the log when the snapshot is missing,
         of another action or unreadable. :meth:`check` compares the two later."""
         assert row.header is not None
         header = parse_header(row.header)
         module = header.module
-        snapshot = await self.store.snapshot(row.id)
         if snapshot is not None and snapshot.seq == len(lines):
             try:
                 return Game(header, module.from_json(snapshot.state), list(lines))

@@ -6,24 +6,30 @@ say (FULL: a committed transaction survives a power loss). Every applied action 
 its snapshot in one transaction (:meth:`Store.append_action`), so a crash leaves an action either
 applied or not, never half. The store knows nothing of Discord or of any game's rules: a
 message is a *slot* name (``live``, ``ping``, ``screen:red``...) and two ids.
+
+The standard ``sqlite3`` module does the work on two threads of the store's own (see
+:class:`Store`): a transaction is one plain function handed to the writer's thread, one round
+trip; reads and checkpoints run on the reader's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import fcntl
+import gc
 import json
 import logging
 import os
+import queue
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+import threading
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property, partial
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
+from typing import Any, NamedTuple, TypeVar
 
 from bot.host.clock import Clock, stamp, system_clock
 
@@ -358,15 +364,33 @@ class Snapshot:
     state: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class LogRow:
-    """One applied action as stored: ``sealed`` names the seat it is still private to."""
-
+class _LogFields(NamedTuple):
     seq: int
     line: str
-    events: list[dict[str, Any]]
+    events_json: str
+    """The events as stored (JSON text)."""
     by: str
     sealed: str | None
+
+
+class LogRow(_LogFields):
+    """One applied action as stored: ``sealed`` names the seat it is still private to. Its
+    events are kept as the stored JSON text and decoded on first use of :attr:`events` (a
+    start reads the logs of every running game; most of their events are never looked at).
+    Immutable and compared by its fields; a tuple underneath, so that many are made quickly."""
+
+    @classmethod
+    def of(cls, seq: int, line: str, events: list[dict[str, Any]], by: str,
+           sealed: str | None) -> LogRow:
+        """A row from decoded events."""
+        row = cls(seq, line, _dump(events), by, sealed)
+        row.__dict__["events"] = events
+        return row
+
+    @cached_property
+    def events(self) -> list[dict[str, Any]]:
+        decoded: list[dict[str, Any]] = json.loads(self.events_json)
+        return decoded
 
 
 @dataclass(frozen=True)
@@ -377,6 +401,22 @@ class TakebackRow:
     colour: str
     rows: list[LogRow]
     taken_at: str
+
+
+@dataclass(frozen=True)
+class ActiveGame:
+    """A game in a lobby or running, with everything the host needs to load it
+    (:meth:`Store.load_active`): each part equal to what the store's per-game read returns.
+    ``damage``: None, or why :meth:`Store.log` refuses the game's log (a gap in it)."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    dm_closed: set[str]
+    changes: list[SeatChangeRow]
+    snapshot: Snapshot | None
+    log: list[LogRow]
+    takebacks: list[TakebackRow]
+    damage: str | None = None
 
 
 @dataclass(frozen=True)
@@ -480,53 +520,273 @@ class InstanceRunning(Exception):
 Rate = Callable[[dict[str, Rating | None]], dict[str, tuple[float, float]]]
 """From each player's rating before a game (None: unrated), their ``(mu, sigma)`` after it."""
 
+T = TypeVar("T")
+Job = Callable[[sqlite3.Connection], T]
+"""Work for a connection's thread: a plain function of the connection."""
+CHECKPOINT_EVERY = 200
+"""Commits after which the store folds the write-ahead log into the database file (a PASSIVE
+checkpoint on the reader's thread; the writer never checkpoints): about the 1,000 pages after
+which SQLite would have done it inside a commit."""
 
-async def run(db: aiosqlite.Connection, sql: str, params: tuple[Any, ...] = ()) -> int | None:
-    """Execute one statement and close its cursor at once (an open cursor blocks COMMIT);
-    returns the last inserted row id."""
-    async with db.execute(sql, params) as cur:
-        return cur.lastrowid
+
+def _reply(loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], result: Any,
+           error: BaseException | None) -> None:
+    """From a connection's thread: settle ``future`` on its event loop."""
+    try:
+        loop.call_soon_threadsafe(_settle, future, result, error)
+    except RuntimeError:  # the loop is closed: nobody waits any more
+        if error is not None:
+            log.warning("a store job failed after its event loop closed: %r", error)
 
 
-async def migrate(db: aiosqlite.Connection) -> int:
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.cancelled():  # the job ran to its end all the same (committed or rolled back)
+        if error is not None:
+            log.warning("a store job failed while nobody waited for it: %r", error)
+    elif error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+def _heard(future: asyncio.Future[Any]) -> None:
+    """For a future nobody awaits: its error is known already (and not logged again)."""
+    if not future.cancelled():
+        future.exception()
+
+
+class _Worker:
+    """One ``sqlite3`` connection and the thread that owns it. Jobs (plain functions of the
+    connection) run there one at a time, in the order they were handed in, each to its end
+    whatever happens to the task that awaits it; the result (or the error) comes back through
+    an asyncio future. The thread is a daemon: a store left open does not keep the process
+    alive (SQLite rolls back a transaction that a dying process leaves unfinished)."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection], name: str) -> None:
+        self._connect = connect
+        self._jobs: queue.SimpleQueue[
+            tuple[Job[Any], asyncio.AbstractEventLoop | None, asyncio.Future[Any] | None] | None
+        ] = queue.SimpleQueue()
+        self.closed = False
+        self.failed: BaseException | None = None
+        """Why the connection could not be opened (every job fails with it)."""
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Job[T]) -> asyncio.Future[T]:
+        """Hand ``job`` to the thread; its future gets the result."""
+        if self.closed:
+            raise sqlite3.ProgrammingError("the store is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put((job, loop, future))
+        return future
+
+    async def call(self, job: Job[T]) -> T:
+        return await self.submit(job)
+
+    def post(self, job: Job[object]) -> None:
+        """Hand ``job`` to the thread without waiting for it (a failure is logged)."""
+        if not self.closed:
+            self._jobs.put((job, None, None))
+
+    async def close(self, last: Job[object] | None = None) -> None:
+        """Run every job handed in so far, then ``last``, close the connection and end the
+        thread."""
+        def closing(db: sqlite3.Connection) -> None:
+            try:
+                if last is not None:
+                    last(db)
+            finally:
+                db.close()
+
+        future = self.submit(closing)
+        self.closed = True
+        self._jobs.put(None)
+        try:
+            await future
+        except sqlite3.Error:
+            if self.failed is None:
+                raise  # else it never opened: nothing to close
+        self._thread.join()  # it has only the end of the queue left to read
+
+    def _serve(self) -> None:
+        db: sqlite3.Connection | None = None
+        try:
+            db = self._connect()
+        except BaseException as exc:  # every job hears why
+            self.failed = exc
+        while (item := self._jobs.get()) is not None:
+            job, loop, future = item
+            result: Any = None
+            error: BaseException | None = self.failed
+            if db is not None:
+                try:
+                    result = job(db)
+                except BaseException as exc:
+                    error = exc
+            if loop is not None and future is not None:
+                _reply(loop, future, result, error)
+            elif error is not None:
+                log.error("a store job failed: %r", error)
+
+
+def _in_transaction(job: Job[T], db: sqlite3.Connection) -> T:
+    """``job`` inside BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = job(db)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return result
+
+
+class Transaction:
+    """A write transaction held open across awaits (:meth:`Store.transaction`): the writer's
+    thread runs BEGIN IMMEDIATE, then each statement as it is sent (one round trip each), then
+    COMMIT or ROLLBACK; meanwhile every other write waits. The store's own writes do not use
+    it: each is one job, one round trip."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self.begun: asyncio.Future[None] = loop.create_future()
+        self._statements: queue.SimpleQueue[tuple[Job[Any], asyncio.Future[Any]] | bool] = \
+            queue.SimpleQueue()
+
+    async def _ask(self, job: Job[T]) -> T:
+        future: asyncio.Future[T] = self._loop.create_future()
+        self._statements.put((job, future))
+        return await future
+
+    async def run(self, sql: str, params: tuple[Any, ...] = ()) -> int | None:
+        """Execute one statement; returns the last inserted row id."""
+        return await self._ask(lambda db: db.execute(sql, params).lastrowid)
+
+    async def rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return await self._ask(lambda db: db.execute(sql, params).fetchall())
+
+    def end(self, commit: bool) -> None:
+        self._statements.put(commit)
+
+    def serve(self, db: sqlite3.Connection) -> None:
+        """The job on the writer's thread: until :meth:`end`, run what is sent."""
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except BaseException as exc:
+            _reply(self._loop, self.begun, None, exc)
+            while not isinstance(self._statements.get(), bool):
+                pass  # nothing is sent before BEGIN is reported: only the end comes
+            raise
+        _reply(self._loop, self.begun, None, None)
+        try:
+            while not isinstance(item := self._statements.get(), bool):
+                job, future = item
+                try:
+                    _reply(self._loop, future, job(db), None)
+                except BaseException as exc:
+                    _reply(self._loop, future, None, exc)
+            if item:
+                db.execute("COMMIT")
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+
+
+async def run(db: Transaction, sql: str, params: tuple[Any, ...] = ()) -> int | None:
+    """Execute one statement in a held transaction; returns the last inserted row id."""
+    return await db.run(sql, params)
+
+
+def migrate(db: sqlite3.Connection) -> int:
     """Bring the schema to :data:`SCHEMA_VERSION`, one step per transaction; returns the version."""
-    async with db.execute("PRAGMA user_version") as cur:
-        row = await cur.fetchone()
-    version = row[0] if row else 0
+    version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise SchemaTooNew(
             f"the games database has schema {version}, newer than this bot ({SCHEMA_VERSION})")
     while version < SCHEMA_VERSION:
         version += 1
-        await run(db, "BEGIN IMMEDIATE")
-        try:
-            for statement in MIGRATIONS[version].split(";"):
-                if statement.strip():
-                    await run(db, statement)
-            await run(db, f"PRAGMA user_version = {version}")
-            await run(db, "COMMIT")
-        except BaseException:
-            await run(db, "ROLLBACK")
-            raise
+        _in_transaction(partial(_migration, version), db)
     return version
 
 
-async def backup_before_migrating(db: aiosqlite.Connection, path: Path) -> Path | None:
+def _migration(version: int, db: sqlite3.Connection) -> None:
+    for statement in MIGRATIONS[version].split(";"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute(f"PRAGMA user_version = {version}")
+
+
+def backup_before_migrating(db: sqlite3.Connection, path: Path) -> Path | None:
     """A consistent copy of a database that is about to be migrated, beside it
     (``games.sqlite3.v3.bak``): an upgrade that goes wrong loses nothing. None when the schema
     is current or the database is new."""
-    async with db.execute("PRAGMA user_version") as cur:
-        row = await cur.fetchone()
-    version = row[0] if row else 0
+    version = db.execute("PRAGMA user_version").fetchone()[0]
     if version == 0 or version >= SCHEMA_VERSION:
         return None
     target = path.with_name(f"{path.name}.v{version}.bak")
-    copy = await aiosqlite.connect(str(target))
+    copy = sqlite3.connect(str(target))
     try:
-        await db.backup(copy)
+        db.backup(copy)
     finally:
-        await copy.close()
+        copy.close()
     return target
+
+
+def _connect(path: str, synchronous: str, reader: bool) -> sqlite3.Connection:
+    """A connection with the store's settings. Autocommit (the store says BEGIN and COMMIT);
+    never a checkpoint inside a commit (:data:`CHECKPOINT_EVERY`); the reader refuses to
+    write."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.row_factory = sqlite3.Row
+        if not reader:
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute(f"PRAGMA synchronous = {synchronous}")
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA busy_timeout = 5000")
+        db.execute("PRAGMA wal_autocheckpoint = 0")
+        if reader:
+            db.execute("PRAGMA query_only = ON")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _prepare(path: Path | None, db: sqlite3.Connection) -> None:
+    """On the writer, once: back the database up if it is about to be migrated, migrate it."""
+    if path is not None:
+        backup_before_migrating(db, path)
+    migrate(db)
+
+
+@dataclass(frozen=True)
+class Checkpointed:
+    """What a checkpoint did: ``busy`` (it could not finish: a reader or the writer was in
+    the way), frames in the write-ahead log, and frames copied into the database file."""
+
+    busy: bool
+    frames: int
+    copied: int
+
+
+def _checkpoint(mode: str, db: sqlite3.Connection) -> Checkpointed:
+    busy, frames, copied = db.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+    return Checkpointed(bool(busy), frames, copied)
+
+
+def _passive(db: sqlite3.Connection) -> Checkpointed:
+    return _checkpoint("PASSIVE", db)
+
+
+def _truncate(db: sqlite3.Connection) -> None:
+    try:
+        _checkpoint("TRUNCATE", db)
+    except sqlite3.Error as exc:  # the next open folds it in
+        log.warning("closing the store without a checkpoint: %s", exc)
 
 
 # --- the database file, for the commands that do not run the bot --------------------------------
@@ -658,13 +918,21 @@ def backup(path: Path, target: Path, force: bool = False) -> BackupInfo:
 
 
 class Store:
-    """Async access to the games database. Open with :meth:`open`, close with :meth:`close`."""
+    """Async access to the games database. Open with :meth:`open`, close with :meth:`close`.
 
-    def __init__(self, db: aiosqlite.Connection, clock: Clock) -> None:
-        self.db = db
+    Two connections, each owned by a thread of its own: the writer runs each write as ONE job
+    (BEGIN IMMEDIATE, the statements, COMMIT; ROLLBACK on any error), so a transaction is one
+    round trip, and writes are serialised in the order they were handed in; the reader runs
+    the reads (in WAL mode it sees every committed write, never a transaction under way) and
+    the checkpoints, so neither waits for a commit. A ``:memory:`` database (one connection
+    only) reads on the writer's."""
+
+    def __init__(self, writer: _Worker, reader: _Worker, clock: Clock) -> None:
+        self._writer = writer
+        self._reader = reader
         self.clock = clock
-        self._write = asyncio.Lock()
-        """One connection serves every game: transactions must not interleave."""
+        self._writes = 0
+        self._closed = False
 
     @classmethod
     async def open(cls, path: str | Path, clock: Clock = system_clock, *,
@@ -674,40 +942,87 @@ class Store:
         mode the latest commits may be lost on a power loss; the file stays sound)."""
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
-        if str(path) != ":memory:":
+        memory = str(path) == ":memory:"
+        if not memory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        writer = _Worker(partial(_connect, str(path), synchronous, False), "store-writer")
+        reader = writer
         try:
-            db.row_factory = aiosqlite.Row
-            await run(db, "PRAGMA journal_mode = WAL")
-            await run(db, f"PRAGMA synchronous = {synchronous}")
-            await run(db, "PRAGMA foreign_keys = ON")
-            await run(db, "PRAGMA busy_timeout = 5000")
-            if str(path) != ":memory:":
-                await backup_before_migrating(db, Path(path))
-            await migrate(db)
+            await writer.call(partial(_prepare, None if memory else Path(path)))
+            if not memory:
+                reader = _Worker(partial(_connect, str(path), synchronous, True),
+                                 "store-reader")
+                await reader.call(_nothing)
         except BaseException:
-            await db.close()  # its thread would keep the process alive
+            if reader is not writer:
+                await reader.close()
+            await writer.close()
             raise
-        return cls(db, clock)
+        return cls(writer, reader, clock)
 
     async def close(self) -> None:
         """Close once the transaction under way (if any) is committed, with the write-ahead
-        log folded into the database file and emptied: nothing is left in ``-wal``."""
-        async with self._write:
-            try:
-                await run(self.db, "PRAGMA wal_checkpoint(TRUNCATE)")
-            except sqlite3.Error as exc:  # the next open folds it in
-                log.warning("closing the store without a checkpoint: %s", exc)
-            finally:
-                await self.db.close()
+        log folded into the database file and emptied: nothing is left in ``-wal``. Once."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._reader is not self._writer:
+            await self._reader.close()
+        await self._writer.close(_truncate)
 
     async def synchronous(self) -> str:
         """The ``synchronous`` level in force: FULL or NORMAL (or SQLite's other names)."""
-        async with self.db.execute("PRAGMA synchronous") as cur:
-            row = await cur.fetchone()
-        assert row is not None
-        return {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(row[0], str(row[0]))
+        level = await self._writer.call(
+            lambda db: db.execute("PRAGMA synchronous").fetchone()[0])
+        return {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(level, str(level))
+
+    async def checkpoint(self) -> Checkpointed:
+        """Fold what is committed into the database file (PASSIVE, on the reader's thread: it
+        never waits for, nor holds up, a commit). The store runs one itself after every
+        :data:`CHECKPOINT_EVERY` writes; :meth:`close` empties the log."""
+        return await self._reader.call(_passive)
+
+    # --- the two threads -------------------------------------------------------------------------
+
+    async def _write(self, job: Job[T]) -> T:
+        """``job`` in ONE transaction on the writer's thread: committed, or rolled back on any
+        error, whatever happens to the awaiting task."""
+        future = self._writer.submit(partial(_in_transaction, job))
+        self._writes += 1
+        if self._writes % CHECKPOINT_EVERY == 0 and self._reader is not self._writer:
+            self._reader.post(_passive)
+        return await future
+
+    async def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> None:
+        """One statement in a transaction of its own."""
+        await self._write(lambda db: db.execute(sql, params))
+
+    async def _read(self, job: Job[T]) -> T:
+        return await self._reader.call(job)
+
+    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        return await self._reader.call(lambda db: db.execute(sql, params).fetchall())
+
+    async def _row(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = await self._reader.call(
+            lambda db: db.execute(sql, params).fetchone())
+        return row
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """BEGIN ... COMMIT held open across awaits (each statement a round trip), or
+        ROLLBACK on any error (cancellation included). Every other write waits meanwhile."""
+        tx = Transaction(asyncio.get_running_loop())
+        done = self._writer.submit(tx.serve)
+        try:
+            await tx.begun
+            yield tx
+        except BaseException:
+            tx.end(commit=False)
+            done.add_done_callback(_heard)  # the thread rolls back on its own, unawaited
+            raise
+        tx.end(commit=True)
+        await done
 
     # --- running instances -----------------------------------------------------------------------
 
@@ -715,53 +1030,38 @@ class Store:
         """This process runs the bot now: its row, and no other (only the holder of the
         instance lock writes here, so any other row is left by a process that died)."""
         now = stamp(self.clock)
-        async with self.transaction() as db:
-            await run(db, "DELETE FROM heartbeat")
-            await run(db, "INSERT INTO heartbeat (instance, pid, host, started_at, beat_at)"
-                      " VALUES (?, ?, ?, ?, ?)", (instance, pid, host, now, now))
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM heartbeat")
+            db.execute("INSERT INTO heartbeat (instance, pid, host, started_at, beat_at)"
+                       " VALUES (?, ?, ?, ?, ?)", (instance, pid, host, now, now))
+
+        await self._write(write)
 
     async def beat(self, instance: str) -> None:
-        async with self.transaction() as db:
-            await run(db, "UPDATE heartbeat SET beat_at = ? WHERE instance = ?",
-                      (stamp(self.clock), instance))
+        await self._execute("UPDATE heartbeat SET beat_at = ? WHERE instance = ?",
+                            (stamp(self.clock), instance))
 
     async def end_heartbeat(self, instance: str) -> None:
-        async with self.transaction() as db:
-            await run(db, "DELETE FROM heartbeat WHERE instance = ?", (instance,))
+        await self._execute("DELETE FROM heartbeat WHERE instance = ?", (instance,))
 
     async def heartbeats(self) -> list[Heartbeat]:
-        async with self.db.execute("SELECT instance, pid, host, started_at, beat_at"
-                                   " FROM heartbeat ORDER BY beat_at DESC") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT instance, pid, host, started_at, beat_at"
+                                " FROM heartbeat ORDER BY beat_at DESC")
         return [Heartbeat(*row) for row in rows]
 
     # --- where the slash commands are ------------------------------------------------------------
 
     async def synced_guilds(self) -> set[int]:
         """The servers the slash commands were copied to (and not cleared since)."""
-        async with self.db.execute("SELECT guild_id FROM synced_guilds") as cur:
-            rows = await cur.fetchall()
-        return {r["guild_id"] for r in rows}
+        return {r["guild_id"] for r in await self._rows("SELECT guild_id FROM synced_guilds")}
 
     async def set_synced_guild(self, guild_id: int, synced: bool) -> None:
-        async with self.transaction() as db:
-            if synced:
-                await run(db, "INSERT OR REPLACE INTO synced_guilds (guild_id, synced_at)"
-                          " VALUES (?, ?)", (guild_id, stamp(self.clock)))
-            else:
-                await run(db, "DELETE FROM synced_guilds WHERE guild_id = ?", (guild_id,))
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN ... COMMIT, or ROLLBACK on any error (cancellation included)."""
-        async with self._write:
-            await run(self.db, "BEGIN IMMEDIATE")
-            try:
-                yield self.db
-            except BaseException:
-                await run(self.db, "ROLLBACK")
-                raise
-            await run(self.db, "COMMIT")
+        if synced:
+            await self._execute("INSERT OR REPLACE INTO synced_guilds (guild_id, synced_at)"
+                                " VALUES (?, ?)", (guild_id, stamp(self.clock)))
+        else:
+            await self._execute("DELETE FROM synced_guilds WHERE guild_id = ?", (guild_id,))
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -770,126 +1070,124 @@ class Store:
                           ai_level: str, turn_seconds: int | None = None) -> GameRow:
         """A new lobby. Raises :class:`ChannelBusy` if the channel already has an active game."""
         now = stamp(self.clock)
+
+        def write(db: sqlite3.Connection) -> GameRow:
+            game_id = db.execute(
+                "INSERT INTO games (channel_id, guild_id, game, options, seed,"
+                " secret_seed, status, creator_id, language, ai_level, created_at,"
+                " updated_at, turn_seconds) VALUES (?, ?, ?, ?, 0, ?, 'lobby', ?, ?, ?, ?,"
+                " ?, ?)",
+                (channel_id, guild_id, game, options, str(seed), creator_id, language,
+                 ai_level, now, now, turn_seconds)).lastrowid
+            return _game_row(db.execute("SELECT * FROM games WHERE id = ?",
+                                        (game_id,)).fetchone())
+
         try:
-            async with self.transaction() as db:
-                game_id = await run(
-                    db, "INSERT INTO games (channel_id, guild_id, game, options, seed,"
-                    " secret_seed, status, creator_id, language, ai_level, created_at,"
-                    " updated_at, turn_seconds) VALUES (?, ?, ?, ?, 0, ?, 'lobby', ?, ?, ?, ?,"
-                    " ?, ?)",
-                    (channel_id, guild_id, game, options, str(seed), creator_id, language,
-                     ai_level, now, now, turn_seconds))
-        except aiosqlite.IntegrityError as exc:
+            return await self._write(write)
+        except sqlite3.IntegrityError as exc:
             raise ChannelBusy(channel_id) from exc
-        assert game_id is not None
-        row = await self.game(game_id)
-        assert row is not None
-        return row
 
     async def game(self, game_id: int) -> GameRow | None:
-        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game_row(row) if row else None
 
     async def active_game(self, channel_id: int) -> GameRow | None:
-        async with self.db.execute(
-                "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')",
-                (channel_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row(
+            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')",
+            (channel_id,))
         return _game_row(row) if row else None
 
     async def latest_started(self, channel_id: int) -> GameRow | None:
         """The newest game that started in this channel, or whose table is this thread."""
-        async with self.db.execute(
-                "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?)"
-                " AND header IS NOT NULL ORDER BY id DESC LIMIT 1",
-                (channel_id, channel_id)) as cur:
-            row = await cur.fetchone()
+        row = await self._row(
+            "SELECT * FROM games WHERE (channel_id = ? OR thread_id = ?)"
+            " AND header IS NOT NULL ORDER BY id DESC LIMIT 1", (channel_id, channel_id))
         return _game_row(row) if row else None
 
     async def games_with_status(self, *statuses: str) -> list[GameRow]:
         marks = ", ".join("?" for _ in statuses)
-        async with self.db.execute(
-                f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id",
+                                statuses)
         return [_game_row(r) for r in rows]
 
     async def set_status(self, game_id: int, status: str) -> None:
         assert status in STATUSES
-        async with self.transaction() as db:
-            await run(db, "UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
-                      (status, stamp(self.clock), game_id))
+        await self._execute("UPDATE games SET status = ?, updated_at = ? WHERE id = ?",
+                            (status, stamp(self.clock), game_id))
 
     async def start_game(self, game_id: int, header: str, state: dict[str, Any]) -> None:
         """Lobby -> running: the game line is fixed and the initial snapshot (seq 0) written."""
-        async with self.transaction() as db:
-            await run(db, "UPDATE games SET status = 'running', header = ?, updated_at = ?"
-                      " WHERE id = ?", (header, stamp(self.clock), game_id))
-            await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
-                      " VALUES (?, 0, ?)", (game_id, _dump(state)))
+        now, dumped = stamp(self.clock), _dump(state)
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE games SET status = 'running', header = ?, updated_at = ?"
+                       " WHERE id = ?", (header, now, game_id))
+            db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
+                       " VALUES (?, 0, ?)", (game_id, dumped))
+
+        await self._write(write)
 
     async def set_deadline(self, game_id: int, deadline: str | None) -> None:
         """A new turn deadline (None: nobody is on the clock); its reminder is not sent yet."""
-        async with self.transaction() as db:
-            await run(db, "UPDATE games SET deadline_at = ?, reminded = 0 WHERE id = ?",
-                      (deadline, game_id))
+        await self._execute("UPDATE games SET deadline_at = ?, reminded = 0 WHERE id = ?",
+                            (deadline, game_id))
 
     async def mark_reminded(self, game_id: int) -> None:
-        async with self.transaction() as db:
-            await run(db, "UPDATE games SET reminded = 1 WHERE id = ?", (game_id,))
+        await self._execute("UPDATE games SET reminded = 1 WHERE id = ?", (game_id,))
 
     async def set_paused(self, game_id: int, paused_by: int | None, left: int | None,
                          deadline: str | None) -> None:
         """Pause (``paused_by`` set, the time ``left`` kept, no deadline) or resume (the
         deadline re-armed); the turn's reminder mark stays as it was."""
-        async with self.transaction() as db:
-            await run(db, "UPDATE games SET paused_by = ?, paused_left = ?, deadline_at = ?,"
-                      " updated_at = ? WHERE id = ?",
-                      (paused_by, left, deadline, stamp(self.clock), game_id))
+        await self._execute("UPDATE games SET paused_by = ?, paused_left = ?, deadline_at = ?,"
+                            " updated_at = ? WHERE id = ?",
+                            (paused_by, left, deadline, stamp(self.clock), game_id))
 
     async def set_turn_time(self, game_id: int, seconds: int | None, deadline: str | None,
                             left: int | None) -> None:
         """A new time per turn: the current turn starts again on it (``deadline``, or ``left``
         while the game is paused)."""
-        async with self.transaction() as db:
-            await run(db, "UPDATE games SET turn_seconds = ?, deadline_at = ?, paused_left = ?,"
-                      " reminded = 0, updated_at = ? WHERE id = ?",
-                      (seconds, deadline, left, stamp(self.clock), game_id))
+        await self._execute("UPDATE games SET turn_seconds = ?, deadline_at = ?,"
+                            " paused_left = ?, reminded = 0, updated_at = ? WHERE id = ?",
+                            (seconds, deadline, left, stamp(self.clock), game_id))
 
     # --- seats ---------------------------------------------------------------------------------
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        async with self.db.execute(
-                "SELECT colour, user_id, ai_level, joined, name, acted_at, timeouts, away,"
-                " was_human FROM seats WHERE game_id = ? ORDER BY joined", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(
+            "SELECT colour, user_id, ai_level, joined, name, acted_at, timeouts, away,"
+            " was_human FROM seats WHERE game_id = ? ORDER BY joined", (game_id,))
         return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"],
                         r["acted_at"], r["timeouts"], r["away"], bool(r["was_human"]))
                 for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
                        ai_level: str | None, name: str = "") -> None:
-        async with self.transaction() as db:
-            async with db.execute("SELECT COALESCE(MAX(joined), 0) + 1 FROM seats"
-                                  " WHERE game_id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
-            assert row is not None
-            await run(db, "INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined,"
-                      " acted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                      (game_id, colour, user_id, ai_level, name, row[0],
-                       stamp(self.clock) if user_id is not None else None))
-            await run(db, "UPDATE games SET updated_at = ? WHERE id = ?",
-                      (stamp(self.clock), game_id))
+        now = stamp(self.clock)
+
+        def write(db: sqlite3.Connection) -> None:
+            joined = db.execute("SELECT COALESCE(MAX(joined), 0) + 1 FROM seats"
+                                " WHERE game_id = ?", (game_id,)).fetchone()[0]
+            db.execute("INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined,"
+                       " acted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, colour, user_id, ai_level, name, joined,
+                        now if user_id is not None else None))
+            db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+
+        await self._write(write)
 
     async def remove_seat(self, game_id: int, colour: str,
                           change: SeatChangeRow | None = None) -> None:
         """A seat leaves the lobby (``change``: recorded with it, for the lobby card)."""
-        async with self.transaction() as db:
-            await run(db, "DELETE FROM seats WHERE game_id = ? AND colour = ?", (game_id, colour))
-            await run(db, "UPDATE games SET updated_at = ? WHERE id = ?",
-                      (stamp(self.clock), game_id))
+        now = stamp(self.clock)
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM seats WHERE game_id = ? AND colour = ?", (game_id, colour))
+            db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
             if change is not None:
-                await _add_change(db, game_id, change, stamp(self.clock))
+                _add_change(db, game_id, change, now)
+
+        await self._write(write)
 
     async def change_seat(self, game_id: int, colour: str, change: SeatChangeRow, *,
                           user_id: int | None, ai_level: str | None, name: str = "") -> None:
@@ -898,24 +1196,25 @@ class Store:
         the AI takes over (a new holder brings theirs); DMs found closed were the previous
         holder's, so the mark goes."""
         now = stamp(self.clock)
-        async with self.transaction() as db:
-            await run(db, "UPDATE seats SET user_id = ?, ai_level = ?,"
-                      " name = CASE WHEN ? IS NULL THEN name ELSE ? END,"
-                      " acted_at = ?, was_human = CASE WHEN user_id IS NULL THEN was_human"
-                      " ELSE 1 END WHERE game_id = ? AND colour = ?",
-                      (user_id, ai_level, user_id, name, now if user_id is not None else None,
-                       game_id, colour))
-            await run(db, "UPDATE hidden_seats SET dm_closed = 0 WHERE game_id = ?"
-                      " AND colour = ?", (game_id, colour))
-            await run(db, "UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            await _add_change(db, game_id, change, now)
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE seats SET user_id = ?, ai_level = ?,"
+                       " name = CASE WHEN ? IS NULL THEN name ELSE ? END,"
+                       " acted_at = ?, was_human = CASE WHEN user_id IS NULL THEN was_human"
+                       " ELSE 1 END WHERE game_id = ? AND colour = ?",
+                       (user_id, ai_level, user_id, name, now if user_id is not None else None,
+                        game_id, colour))
+            db.execute("UPDATE hidden_seats SET dm_closed = 0 WHERE game_id = ?"
+                       " AND colour = ?", (game_id, colour))
+            db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            _add_change(db, game_id, change, now)
+
+        await self._write(write)
 
     async def seat_changes(self, game_id: int) -> list[SeatChangeRow]:
         """Every change of hands in the game, oldest first."""
-        async with self.db.execute("SELECT seq, colour, what, user_id, old_id, by_id, at"
-                                   " FROM seat_changes WHERE game_id = ? ORDER BY n",
-                                   (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT seq, colour, what, user_id, old_id, by_id, at"
+                                " FROM seat_changes WHERE game_id = ? ORDER BY n", (game_id,))
         return [SeatChangeRow(r["seq"], r["colour"], r["what"], r["user_id"], r["old_id"],
                               r["by_id"], r["at"]) for r in rows]
 
@@ -925,59 +1224,60 @@ class Store:
                             finished: bool = False, *, events: list[dict[str, Any]] | None = None,
                             by: str = "human", actor: str | None = None,
                             sealed: str | None = None, reveals: bool = False,
-                            before_commit: Callable[[], Awaitable[None]] | None = None) -> None:
-        """Log row ``seq`` and the snapshot after it, in ONE transaction.
+                            before_commit: Callable[[], None] | None = None) -> None:
+        """Log row ``seq`` and the snapshot after it, in ONE transaction: one job on the
+        writer's thread, so one round trip.
 
         ``seq`` must be the next number (1 for the first action): a duplicate means two writers
         disagree about the game, and the transaction fails without changing anything.
         ``sealed`` keeps the line private to that seat; ``reveals`` makes every sealed row of
         the game public (the engine's events say both). A human's action (``by="human"``)
-        also stamps their seat's ``acted_at``. ``before_commit`` lets tests simulate a crash
-        inside the transaction.
+        also stamps their seat's ``acted_at``. ``before_commit`` (run on the writer's thread,
+        inside the transaction, just before COMMIT) lets tests simulate a crash there.
         """
-        now = stamp(self.clock)
-        async with self.transaction() as db:
-            await run(db, "INSERT INTO actions (game_id, seq, line, sealed, events, by)"
-                      " VALUES (?, ?, ?, ?, ?, ?)",
-                      (game_id, seq, line, sealed, _dump(events or []), by))
+        now, dumped, logged = stamp(self.clock), _dump(state), _dump(events or [])
+        status = ", status = 'finished'" if finished else ""
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO actions (game_id, seq, line, sealed, events, by)"
+                       " VALUES (?, ?, ?, ?, ?, ?)", (game_id, seq, line, sealed, logged, by))
             if reveals:
-                await run(db, "UPDATE actions SET sealed = NULL WHERE game_id = ?"
-                          " AND sealed IS NOT NULL", (game_id,))
-            await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
-                      " VALUES (?, ?, ?)", (game_id, seq, _dump(state)))
-            status = ", status = 'finished'" if finished else ""
-            await run(db, f"UPDATE games SET updated_at = ?{status} WHERE id = ?",
-                      (now, game_id))
+                db.execute("UPDATE actions SET sealed = NULL WHERE game_id = ?"
+                           " AND sealed IS NOT NULL", (game_id,))
+            db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
+                       " VALUES (?, ?, ?)", (game_id, seq, dumped))
+            db.execute(f"UPDATE games SET updated_at = ?{status} WHERE id = ?", (now, game_id))
             if by == "human" and actor is not None:
-                await run(db, "UPDATE seats SET acted_at = ? WHERE game_id = ? AND colour = ?",
-                          (now, game_id, actor))
-                await run(db, "UPDATE seats SET timeouts = 0, away = 0 WHERE game_id = ?"
-                          " AND colour = ?", (game_id, actor))
+                db.execute("UPDATE seats SET acted_at = ? WHERE game_id = ? AND colour = ?",
+                           (now, game_id, actor))
+                db.execute("UPDATE seats SET timeouts = 0, away = 0 WHERE game_id = ?"
+                           " AND colour = ?", (game_id, actor))
             if by == "timeout" and actor is not None:
-                await run(db, "UPDATE seats SET timeouts = timeouts + 1, away = CASE WHEN"
-                          " timeouts + 1 >= ? THEN 1 ELSE away END WHERE game_id = ?"
-                          " AND colour = ?", (AWAY_AFTER, game_id, actor))
+                db.execute("UPDATE seats SET timeouts = timeouts + 1, away = CASE WHEN"
+                           " timeouts + 1 >= ? THEN 1 ELSE away END WHERE game_id = ?"
+                           " AND colour = ?", (AWAY_AFTER, game_id, actor))
             if before_commit is not None:
-                await before_commit()
+                before_commit()
+
+        await self._write(write)
 
     async def actions(self, game_id: int) -> list[str]:
         """The log in order; a gap in the numbers means a damaged database."""
-        async with self.db.execute("SELECT seq, line FROM actions WHERE game_id = ? ORDER BY seq",
-                                   (game_id,)) as cur:
-            rows = list(await cur.fetchall())
-        if [r["seq"] for r in rows] != list(range(1, len(rows) + 1)):
-            raise RuntimeError(f"game {game_id}: the action log has a gap")
+        rows = await self._rows("SELECT seq, line FROM actions WHERE game_id = ? ORDER BY seq",
+                                (game_id,))
+        damage = _gap(game_id, [r["seq"] for r in rows])
+        if damage:
+            raise RuntimeError(damage)
         return [r["line"] for r in rows]
 
     async def log(self, game_id: int) -> list[LogRow]:
         """The whole log with each row's events and secrecy mark, in order."""
-        async with self.db.execute("SELECT seq, line, events, by, sealed FROM actions"
-                                   " WHERE game_id = ? ORDER BY seq", (game_id,)) as cur:
-            rows = list(await cur.fetchall())
-        if [r["seq"] for r in rows] != list(range(1, len(rows) + 1)):
-            raise RuntimeError(f"game {game_id}: the action log has a gap")
-        return [LogRow(r["seq"], r["line"], json.loads(r["events"]), r["by"], r["sealed"])
-                for r in rows]
+        rows = await self._read(partial(_plain, _LOG + " WHERE game_id = ? ORDER BY seq",
+                                        (game_id,)))
+        damage = _gap(game_id, [r[0] for r in rows])
+        if damage:
+            raise RuntimeError(damage)
+        return [_log_row(r) for r in rows]
 
     async def take_back(self, game_id: int, at: int, expect_seq: int, colour: str,
                         state: dict[str, Any]) -> None:
@@ -986,108 +1286,102 @@ class Store:
         ``state`` (the position after row ``at``); the seat counts as having acted. The log
         must end at ``expect_seq`` (else another writer got there first and nothing changes).
         """
-        now = stamp(self.clock)
-        async with self.transaction() as db:
-            async with db.execute("SELECT seq, line, events, by, sealed FROM actions"
-                                  " WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                  (game_id, at)) as cur:
-                rows = await cur.fetchall()
+        now, dumped = stamp(self.clock), _dump(state)
+
+        def write(db: sqlite3.Connection) -> None:
+            rows = db.execute("SELECT seq, line, events, by, sealed FROM actions"
+                              " WHERE game_id = ? AND seq > ? ORDER BY seq",
+                              (game_id, at)).fetchall()
             if [r["seq"] for r in rows] != list(range(at + 1, expect_seq + 1)) or not rows:
                 raise RuntimeError(f"game {game_id}: the log does not end at {expect_seq}")
             kept = [{"seq": r["seq"], "line": r["line"], "events": json.loads(r["events"]),
                      "by": r["by"], "sealed": r["sealed"]} for r in rows]
-            async with db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM takebacks"
-                                  " WHERE game_id = ?", (game_id,)) as cur:
-                number = await cur.fetchone()
-            assert number is not None
-            await run(db, "INSERT INTO takebacks (game_id, number, after_seq, colour, steps,"
-                      " taken_at) VALUES (?, ?, ?, ?, ?, ?)",
-                      (game_id, number[0], at, colour, _dump(kept), now))
-            await run(db, "DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, at))
-            await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
-                      " VALUES (?, ?, ?)", (game_id, at, _dump(state)))
-            await run(db, "UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            await run(db, "UPDATE seats SET acted_at = ?, timeouts = 0, away = 0"
-                      " WHERE game_id = ? AND colour = ?", (now, game_id, colour))
+            number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM takebacks"
+                                " WHERE game_id = ?", (game_id,)).fetchone()[0]
+            db.execute("INSERT INTO takebacks (game_id, number, after_seq, colour, steps,"
+                       " taken_at) VALUES (?, ?, ?, ?, ?, ?)",
+                       (game_id, number, at, colour, _dump(kept), now))
+            db.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, at))
+            db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
+                       " VALUES (?, ?, ?)", (game_id, at, dumped))
+            db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            db.execute("UPDATE seats SET acted_at = ?, timeouts = 0, away = 0"
+                       " WHERE game_id = ? AND colour = ?", (now, game_id, colour))
+
+        await self._write(write)
 
     async def takebacks(self, game_id: int) -> list[TakebackRow]:
         """Every take-back of the game, oldest first."""
-        async with self.db.execute("SELECT after_seq, colour, steps, taken_at"
-                                   " FROM takebacks WHERE game_id = ? ORDER BY number",
-                                   (game_id,)) as cur:
-            rows = await cur.fetchall()
-        return [TakebackRow(r["after_seq"], r["colour"], [
-            LogRow(x["seq"], x["line"], x["events"], x["by"], x["sealed"])
-            for x in json.loads(r["steps"])], r["taken_at"]) for r in rows]
+        rows = await self._rows("SELECT after_seq, colour, steps, taken_at"
+                                " FROM takebacks WHERE game_id = ? ORDER BY number", (game_id,))
+        return [_takeback(r["after_seq"], r["colour"], r["steps"], r["taken_at"]) for r in rows]
 
     async def snapshot(self, game_id: int) -> Snapshot | None:
-        async with self.db.execute("SELECT seq, state FROM snapshots WHERE game_id = ?",
-                                   (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT seq, state FROM snapshots WHERE game_id = ?", (game_id,))
         return Snapshot(row["seq"], json.loads(row["state"])) if row else None
 
     async def write_snapshot(self, game_id: int, seq: int, state: dict[str, Any]) -> None:
         """Replace a game's snapshot (a repair: the log had the last word)."""
-        async with self.transaction() as db:
-            await run(db, "INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
-                      " VALUES (?, ?, ?)", (game_id, seq, _dump(state)))
+        await self._execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
+                            " VALUES (?, ?, ?)", (game_id, seq, _dump(state)))
+
+    async def load_active(self) -> list[ActiveGame]:
+        """Every game in a lobby or running, with all that :meth:`seats`, :meth:`closed_dms`,
+        :meth:`seat_changes`, :meth:`snapshot`, :meth:`log` and :meth:`takebacks` return for
+        it, in a handful of queries for them all (one read transaction: one consistent
+        moment), oldest game first. A game whose log has a gap comes with ``damage`` said
+        (what :meth:`log` raises) and the rows as they are."""
+        return await self._read(_load_active)
 
     # --- where a game is shown -----------------------------------------------------------------
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        async with self.transaction() as db:
-            await run(db, "UPDATE games SET lobby_message_id = ? WHERE id = ?",
-                      (message_id, game_id))
+        await self._execute("UPDATE games SET lobby_message_id = ? WHERE id = ?",
+                            (message_id, game_id))
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
-        async with self.transaction() as db:
-            await run(db, "UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+        await self._execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
     async def messages(self, game_id: int) -> dict[str, MessageRow]:
-        async with self.db.execute("SELECT slot, channel_id, message_id, digest, stage"
-                                   " FROM messages WHERE game_id = ?", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT slot, channel_id, message_id, digest, stage"
+                                " FROM messages WHERE game_id = ?", (game_id,))
         return {r["slot"]: MessageRow(r["slot"], r["channel_id"], r["message_id"], r["digest"],
                                       r["stage"]) for r in rows}
 
     async def set_message(self, game_id: int, row: MessageRow) -> None:
-        async with self.transaction() as db:
-            await run(db, "INSERT OR REPLACE INTO messages (game_id, slot, channel_id,"
-                      " message_id, digest, stage) VALUES (?, ?, ?, ?, ?, ?)",
-                      (game_id, row.slot, row.channel_id, row.message_id, row.digest,
-                       row.stage))
+        await self._execute("INSERT OR REPLACE INTO messages (game_id, slot, channel_id,"
+                            " message_id, digest, stage) VALUES (?, ?, ?, ?, ?, ?)",
+                            (game_id, row.slot, row.channel_id, row.message_id, row.digest,
+                             row.stage))
 
     async def slot_of(self, message_id: int) -> tuple[int, str] | None:
         """Which game shows this message, and as what; None for any other message."""
-        async with self.db.execute("SELECT game_id, slot FROM messages WHERE message_id = ?",
-                                   (message_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT game_id, slot FROM messages WHERE message_id = ?",
+                              (message_id,))
         return (row["game_id"], row["slot"]) if row else None
 
     async def drop_message(self, game_id: int, slot: str, message_id: int | None = None) -> None:
         """Forget a slot's message (``message_id``: only if the slot still holds that one)."""
-        async with self.transaction() as db:
-            if message_id is None:
-                await run(db, "DELETE FROM messages WHERE game_id = ? AND slot = ?",
-                          (game_id, slot))
-            else:
-                await run(db, "DELETE FROM messages WHERE game_id = ? AND slot = ?"
-                          " AND message_id = ?", (game_id, slot, message_id))
+        if message_id is None:
+            await self._execute("DELETE FROM messages WHERE game_id = ? AND slot = ?",
+                                (game_id, slot))
+        else:
+            await self._execute("DELETE FROM messages WHERE game_id = ? AND slot = ?"
+                                " AND message_id = ?", (game_id, slot, message_id))
 
     # --- private side ----------------------------------------------------------------------------
 
     async def closed_dms(self, game_id: int) -> set[str]:
         """The colours of the game whose DMs were found closed."""
-        async with self.db.execute("SELECT colour FROM hidden_seats WHERE game_id = ?"
-                                   " AND dm_closed = 1", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT colour FROM hidden_seats WHERE game_id = ?"
+                                " AND dm_closed = 1", (game_id,))
         return {r["colour"] for r in rows}
 
     async def set_dm_closed(self, game_id: int, colour: str, closed: bool) -> None:
-        async with self.transaction() as db:
-            await run(db, "INSERT INTO hidden_seats (game_id, colour, dm_closed) VALUES (?, ?, ?)"
-                      " ON CONFLICT (game_id, colour) DO UPDATE SET dm_closed = excluded.dm_closed",
-                      (game_id, colour, int(closed)))
+        await self._execute(
+            "INSERT INTO hidden_seats (game_id, colour, dm_closed) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, colour) DO UPDATE SET dm_closed = excluded.dm_closed",
+            (game_id, colour, int(closed)))
 
     # --- results and ratings ---------------------------------------------------------------------
 
@@ -1095,126 +1389,116 @@ class Store:
                              rows: list[ResultRow], rate: Rate) -> bool:
         """Write a finished game's results and the ratings they change, in ONE transaction,
         once: False (and nothing written) when the game has its results already. ``rate`` gets
-        every player's rating before the game, read inside the transaction."""
+        every player's rating before the game, read inside the transaction (it runs on the
+        writer's thread: a pure function)."""
         now = stamp(self.clock)
-        async with self.transaction() as db:
-            async with db.execute("SELECT 1 FROM results WHERE game_id = ? LIMIT 1",
-                                  (game_id,)) as cur:
-                if await cur.fetchone() is not None:
-                    return False
+
+        def write(db: sqlite3.Connection) -> bool:
+            if db.execute("SELECT 1 FROM results WHERE game_id = ? LIMIT 1",
+                          (game_id,)).fetchone() is not None:
+                return False
             players = list(dict.fromkeys(r.player for r in rows))
             before: dict[str, Rating | None] = {}
             for player in players:
-                async with db.execute("SELECT mu, sigma, plays FROM ratings WHERE guild_id = ?"
-                                      " AND game = ? AND player = ?",
-                                      (guild_id, game, player)) as cur:
-                    found = await cur.fetchone()
+                found = db.execute("SELECT mu, sigma, plays FROM ratings WHERE guild_id = ?"
+                                   " AND game = ? AND player = ?",
+                                   (guild_id, game, player)).fetchone()
                 before[player] = Rating(player, found["mu"], found["sigma"], found["plays"]) \
                     if found else None
             after = rate(before)
             for row in rows:
-                await run(db, "INSERT INTO results (game_id, colour, guild_id, game, player,"
-                          " place, score, won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          (game_id, row.colour, guild_id, game, row.player, row.place,
-                           row.score, int(row.won), now))
+                db.execute("INSERT INTO results (game_id, colour, guild_id, game, player,"
+                           " place, score, won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (game_id, row.colour, guild_id, game, row.player, row.place,
+                            row.score, int(row.won), now))
             for player in players:
                 mu, sigma = after[player]
                 seats = sum(1 for r in rows if r.player == player)
-                await run(db, "INSERT INTO ratings (guild_id, game, player, mu, sigma, plays,"
-                          " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                          " ON CONFLICT (guild_id, game, player) DO UPDATE SET"
-                          " mu = excluded.mu, sigma = excluded.sigma,"
-                          " plays = ratings.plays + excluded.plays,"
-                          " updated_at = excluded.updated_at",
-                          (guild_id, game, player, mu, sigma, seats, now))
-        return True
+                db.execute("INSERT INTO ratings (guild_id, game, player, mu, sigma, plays,"
+                           " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                           " ON CONFLICT (guild_id, game, player) DO UPDATE SET"
+                           " mu = excluded.mu, sigma = excluded.sigma,"
+                           " plays = ratings.plays + excluded.plays,"
+                           " updated_at = excluded.updated_at",
+                           (guild_id, game, player, mu, sigma, seats, now))
+            return True
+
+        return await self._write(write)
 
     async def results(self, game_id: int) -> list[ResultRow]:
-        async with self.db.execute("SELECT colour, player, place, score, won FROM results"
-                                   " WHERE game_id = ? ORDER BY place, colour",
-                                   (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT colour, player, place, score, won FROM results"
+                                " WHERE game_id = ? ORDER BY place, colour", (game_id,))
         return [ResultRow(r["colour"], r["player"], r["place"], r["score"], bool(r["won"]))
                 for r in rows]
 
     async def unrated_finished(self) -> list[GameRow]:
         """Finished games without results (the bot stopped between the last move and them)."""
-        async with self.db.execute(
-                "SELECT * FROM games WHERE status = 'finished' AND header IS NOT NULL"
-                " AND NOT EXISTS (SELECT 1 FROM results WHERE results.game_id = games.id)"
-                " ORDER BY id") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(
+            "SELECT * FROM games WHERE status = 'finished' AND header IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM results WHERE results.game_id = games.id)"
+            " ORDER BY id")
         return [_game_row(r) for r in rows]
 
     async def player_stats(self, guild_id: int, player: str) -> list[PlayerStats]:
         """Per game (by name), the player's plays, wins and summed places and scores here."""
-        async with self.db.execute(
-                "SELECT game, COUNT(*) AS plays, SUM(won) AS wins, SUM(place) AS places,"
-                " SUM(score) AS scores FROM results WHERE guild_id = ? AND player = ?"
-                " GROUP BY game ORDER BY game", (guild_id, player)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(
+            "SELECT game, COUNT(*) AS plays, SUM(won) AS wins, SUM(place) AS places,"
+            " SUM(score) AS scores FROM results WHERE guild_id = ? AND player = ?"
+            " GROUP BY game ORDER BY game", (guild_id, player))
         return [PlayerStats(r["game"], r["plays"], r["wins"], r["places"], r["scores"])
                 for r in rows]
 
     async def rating(self, guild_id: int, game: str, player: str) -> Rating | None:
-        async with self.db.execute("SELECT mu, sigma, plays FROM ratings WHERE guild_id = ?"
-                                   " AND game = ? AND player = ?",
-                                   (guild_id, game, player)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT mu, sigma, plays FROM ratings WHERE guild_id = ?"
+                              " AND game = ? AND player = ?", (guild_id, game, player))
         return Rating(player, row["mu"], row["sigma"], row["plays"]) if row else None
 
     async def leaderboard(self, guild_id: int, game: str, z: float,
                           limit: int) -> list[Rating]:
         """The best ``limit`` players of a game here by ``mu - z * sigma``."""
-        async with self.db.execute(
-                "SELECT player, mu, sigma, plays FROM ratings WHERE guild_id = ? AND game = ?"
-                " ORDER BY mu - ? * sigma DESC, plays DESC, player LIMIT ?",
-                (guild_id, game, z, limit)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(
+            "SELECT player, mu, sigma, plays FROM ratings WHERE guild_id = ? AND game = ?"
+            " ORDER BY mu - ? * sigma DESC, plays DESC, player LIMIT ?",
+            (guild_id, game, z, limit))
         return [Rating(r["player"], r["mu"], r["sigma"], r["plays"]) for r in rows]
 
     async def guild_games(self, guild_id: int, *statuses: str) -> list[GameRow]:
         """A server's games with these statuses, the longest-waiting first."""
         marks = ", ".join("?" for _ in statuses)
-        async with self.db.execute(
-                f"SELECT * FROM games WHERE guild_id = ? AND status IN ({marks})"
-                " ORDER BY updated_at, id", (guild_id, *statuses)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows(
+            f"SELECT * FROM games WHERE guild_id = ? AND status IN ({marks})"
+            " ORDER BY updated_at, id", (guild_id, *statuses))
         return [_game_row(r) for r in rows]
+
     async def set_away(self, game_id: int, colour: str, away: bool) -> None:
         """Mark a seat away (the AI plays for it at once) or back (its timeouts forgotten)."""
-        async with self.transaction() as db:
-            await run(db, "UPDATE seats SET away = ?, timeouts = CASE WHEN ? THEN timeouts"
-                      " ELSE 0 END WHERE game_id = ? AND colour = ?",
-                      (int(away), int(away), game_id, colour))
+        await self._execute("UPDATE seats SET away = ?, timeouts = CASE WHEN ? THEN timeouts"
+                            " ELSE 0 END WHERE game_id = ? AND colour = ?",
+                            (int(away), int(away), game_id, colour))
 
     # --- user settings ---------------------------------------------------------------------------
 
     async def notified_users(self) -> set[int]:
         """The users who want a DM when it is their turn."""
-        async with self.db.execute("SELECT user_id FROM user_settings WHERE notify = 1") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT user_id FROM user_settings WHERE notify = 1")
         return {r["user_id"] for r in rows}
 
     async def set_notify(self, user_id: int, on: bool) -> None:
-        async with self.transaction() as db:
-            await run(db, "INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
-                      " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
-                      (user_id, int(on)))
+        await self._execute("INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
+                            " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
+                            (user_id, int(on)))
 
     async def user_languages(self) -> dict[int, str]:
         """Every user whose language is known: user id -> the language of their Discord
         locale when they last interacted with the bot."""
-        async with self.db.execute("SELECT user_id, locale FROM user_settings"
-                                   " WHERE locale IS NOT NULL") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT user_id, locale FROM user_settings"
+                                " WHERE locale IS NOT NULL")
         return {r["user_id"]: r["locale"] for r in rows}
 
     async def set_user_language(self, user_id: int, language: str) -> None:
-        async with self.transaction() as db:
-            await run(db, "INSERT INTO user_settings (user_id, locale) VALUES (?, ?)"
-                      " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
-                      (user_id, language))
+        await self._execute("INSERT INTO user_settings (user_id, locale) VALUES (?, ?)"
+                            " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale",
+                            (user_id, language))
 
     # --- server settings -------------------------------------------------------------------------
 
@@ -1222,17 +1506,14 @@ class Store:
         """Whether games in this server get a thread of their own (on unless turned off)."""
         if guild_id is None:
             return False
-        async with self.db.execute("SELECT threads FROM guild_settings WHERE guild_id = ?",
-                                   (guild_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self._row("SELECT threads FROM guild_settings WHERE guild_id = ?",
+                              (guild_id,))
         return bool(row[0]) if row else True
 
     async def set_threads_allowed(self, guild_id: int, allowed: bool) -> None:
-        async with self.transaction() as db:
-            await run(db, "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?)"
-                      " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
-                      (guild_id, int(allowed)))
-
+        await self._execute("INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?)"
+                            " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                            (guild_id, int(allowed)))
 
     # --- privacy ---------------------------------------------------------------------------------
 
@@ -1244,77 +1525,175 @@ class Store:
         running games are the host's to settle first (their seats are freed or go to the AI);
         what is left of the user there is made anonymous the same way."""
         player = str(user_id)
-        async with self.transaction() as db:
-            async with db.execute("DELETE FROM user_settings WHERE user_id = ?",
-                                  (user_id,)) as cur:
-                settings = cur.rowcount
-            async with db.execute("DELETE FROM ratings WHERE player = ?", (player,)) as cur:
-                ratings = cur.rowcount
-            async with db.execute("UPDATE results SET player = ? WHERE player = ?",
-                                  (FORMER_PLAYER, player)) as cur:
-                results = cur.rowcount
+
+        def write(db: sqlite3.Connection) -> Forgotten:
+            settings = db.execute("DELETE FROM user_settings WHERE user_id = ?",
+                                  (user_id,)).rowcount
+            ratings = db.execute("DELETE FROM ratings WHERE player = ?", (player,)).rowcount
+            results = db.execute("UPDATE results SET player = ? WHERE player = ?",
+                                 (FORMER_PLAYER, player)).rowcount
             # an AI seat keeps the name of the human who left it: the seat changes say whose
-            await run(db, "UPDATE seats SET name = '' WHERE user_id IS NULL AND EXISTS ("
-                      "SELECT 1 FROM seat_changes AS c WHERE c.game_id = seats.game_id"
-                      " AND c.colour = seats.colour AND (c.old_id = ? OR c.user_id = ?))",
-                      (user_id, user_id))
-            await run(db, "UPDATE seats SET user_id = ?, name = '' WHERE user_id = ?",
-                      (FORMER_ID, user_id))
+            db.execute("UPDATE seats SET name = '' WHERE user_id IS NULL AND EXISTS ("
+                       "SELECT 1 FROM seat_changes AS c WHERE c.game_id = seats.game_id"
+                       " AND c.colour = seats.colour AND (c.old_id = ? OR c.user_id = ?))",
+                       (user_id, user_id))
+            db.execute("UPDATE seats SET user_id = ?, name = '' WHERE user_id = ?",
+                       (FORMER_ID, user_id))
             for column in ("user_id", "old_id", "by_id"):
-                await run(db, f"UPDATE seat_changes SET {column} = ? WHERE {column} = ?",
-                          (FORMER_ID, user_id))
-            await run(db, "UPDATE games SET creator_id = ? WHERE creator_id = ?",
-                      (FORMER_ID, user_id))
-            await run(db, "UPDATE games SET paused_by = ? WHERE paused_by = ?",
-                      (FORMER_ID, user_id))
-            async with db.execute("SELECT game_id, slot, stage FROM messages"
-                                  " WHERE stage LIKE ?", (f"%{player}%",)) as cur:
-                staged = await cur.fetchall()
+                db.execute(f"UPDATE seat_changes SET {column} = ? WHERE {column} = ?",
+                           (FORMER_ID, user_id))
+            db.execute("UPDATE games SET creator_id = ? WHERE creator_id = ?",
+                       (FORMER_ID, user_id))
+            db.execute("UPDATE games SET paused_by = ? WHERE paused_by = ?",
+                       (FORMER_ID, user_id))
+            staged = db.execute("SELECT game_id, slot, stage FROM messages"
+                                " WHERE stage LIKE ?", (f"%{player}%",)).fetchall()
             for row in staged:
-                await run(db, "UPDATE messages SET stage = ? WHERE game_id = ? AND slot = ?",
-                          (_without(row["stage"], player), row["game_id"], row["slot"]))
-        return Forgotten(settings, ratings, results)
+                db.execute("UPDATE messages SET stage = ? WHERE game_id = ? AND slot = ?",
+                           (_without(row["stage"], player), row["game_id"], row["slot"]))
+            return Forgotten(settings, ratings, results)
+
+        return await self._write(write)
 
     async def set_departure(self, guild_id: int) -> None:
         """The bot was removed from this server (now, by the store's clock)."""
-        async with self.transaction() as db:
-            await run(db, "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
-                      " ON CONFLICT (guild_id) DO NOTHING", (guild_id, stamp(self.clock)))
+        await self._execute("INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
+                            " ON CONFLICT (guild_id) DO NOTHING", (guild_id, stamp(self.clock)))
 
     async def cancel_departure(self, guild_id: int) -> bool:
         """The bot is back in this server: nothing of it is deleted. True if it had left."""
-        async with self.transaction() as db, db.execute(
-                "DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,)) as cur:
-            return cur.rowcount > 0
+        deleted: int = await self._write(lambda db: db.execute(
+            "DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,)).rowcount)
+        return deleted > 0
 
     async def departures(self) -> dict[int, str]:
         """Server id -> when the bot was removed from it, for every server not purged yet."""
-        async with self.db.execute("SELECT guild_id, left_at FROM guild_departures") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT guild_id, left_at FROM guild_departures")
         return {r["guild_id"]: r["left_at"] for r in rows}
 
     async def guilds_with_games(self) -> set[int]:
         """Every server that has a game in the store."""
-        async with self.db.execute("SELECT DISTINCT guild_id FROM games"
-                                   " WHERE guild_id IS NOT NULL") as cur:
-            rows = await cur.fetchall()
+        rows = await self._rows("SELECT DISTINCT guild_id FROM games"
+                                " WHERE guild_id IS NOT NULL")
         return {r[0] for r in rows}
 
     async def delete_guild(self, guild_id: int) -> Purged:
         """Everything the bot keeps of one server, in ONE transaction: its games with their
         seats, actions, snapshots, messages, results and seat changes, its ratings, its
         settings and its departure mark."""
-        async with self.transaction() as db:
+        def write(db: sqlite3.Connection) -> Purged:
             for table in GAME_TABLES:
-                await run(db, f"DELETE FROM {table} WHERE game_id IN"
-                          " (SELECT id FROM games WHERE guild_id = ?)", (guild_id,))
-            async with db.execute("DELETE FROM games WHERE guild_id = ?", (guild_id,)) as cur:
-                games = cur.rowcount
-            async with db.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,)) as cur:
-                ratings = cur.rowcount
-            await run(db, "DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
-            await run(db, "DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
-        return Purged(guild_id, games, ratings)
+                db.execute(f"DELETE FROM {table} WHERE game_id IN"
+                           " (SELECT id FROM games WHERE guild_id = ?)", (guild_id,))
+            games = db.execute("DELETE FROM games WHERE guild_id = ?", (guild_id,)).rowcount
+            ratings = db.execute("DELETE FROM ratings WHERE guild_id = ?",
+                                 (guild_id,)).rowcount
+            db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            db.execute("DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
+            return Purged(guild_id, games, ratings)
+
+        return await self._write(write)
+
+
+def _nothing(db: sqlite3.Connection) -> None:
+    """A job that only says the connection is open."""
+
+
+_LOG = "SELECT seq, line, events, by, sealed FROM actions"
+_ACTIVE_IDS = "(SELECT id FROM games WHERE status IN ('lobby', 'running'))"
+
+
+def _plain(sql: str, params: tuple[Any, ...], db: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """Rows as bare tuples (quicker than ``sqlite3.Row`` for many rows)."""
+    cursor = db.cursor()
+    cursor.row_factory = None
+    return cursor.execute(sql, params).fetchall()
+
+
+def _gap(game_id: int, seqs: list[int]) -> str | None:
+    """What is wrong with a log numbered ``seqs`` (None: 1, 2, ... as it must be)."""
+    if seqs != list(range(1, len(seqs) + 1)):
+        return f"game {game_id}: the action log has a gap"
+    return None
+
+
+def _log_row(row: tuple[Any, ...]) -> LogRow:
+    """A log row from ``seq, line, events, by, sealed`` as read (no checks: quick)."""
+    made: LogRow = tuple.__new__(LogRow, row)
+    return made
+
+
+def _takeback(at: int, colour: str, steps: str, taken_at: str) -> TakebackRow:
+    return TakebackRow(at, colour, [LogRow.of(x["seq"], x["line"], x["events"], x["by"],
+                                              x["sealed"]) for x in json.loads(steps)],
+                       taken_at)
+
+
+def _by_game(rows: list[tuple[Any, ...]]) -> dict[int, list[tuple[Any, ...]]]:
+    """Rows whose first column is a game id, grouped by it (each group in the rows' order)."""
+    groups: dict[int, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        groups.setdefault(row[0], []).append(row)
+    return groups
+
+
+def _load_active(db: sqlite3.Connection) -> list[ActiveGame]:
+    """:meth:`Store.load_active` on the reader's connection, with the cyclic garbage collector
+    paused: it builds a million objects or so (rows, decoded snapshots), none of them in a
+    cycle, and the collector would walk the growing heap again and again (twice the time)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _read_active(db)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _read_active(db: sqlite3.Connection) -> list[ActiveGame]:
+    """One query a table, in one read transaction (a consistent moment)."""
+    db.execute("BEGIN")
+    try:
+        games = [_game_row(r) for r in db.execute(
+            "SELECT * FROM games WHERE status IN ('lobby', 'running') ORDER BY id")]
+        seats = _by_game(_plain(
+            "SELECT game_id, colour, user_id, ai_level, joined, name, acted_at, timeouts, away,"
+            f" was_human FROM seats WHERE game_id IN {_ACTIVE_IDS} ORDER BY game_id, joined",
+            (), db))
+        closed = _by_game(_plain(
+            "SELECT game_id, colour FROM hidden_seats WHERE dm_closed = 1"
+            f" AND game_id IN {_ACTIVE_IDS}", (), db))
+        changes = _by_game(_plain(
+            "SELECT game_id, seq, colour, what, user_id, old_id, by_id, at FROM seat_changes"
+            f" WHERE game_id IN {_ACTIVE_IDS} ORDER BY game_id, n", (), db))
+        snapshots = _by_game(_plain(
+            f"SELECT game_id, seq, state FROM snapshots WHERE game_id IN {_ACTIVE_IDS}",
+            (), db))
+        takebacks = _by_game(_plain(
+            "SELECT game_id, after_seq, colour, steps, taken_at FROM takebacks"
+            f" WHERE game_id IN {_ACTIVE_IDS} ORDER BY game_id, number", (), db))
+        logs = _by_game(_plain(
+            "SELECT game_id, seq, line, events, by, sealed FROM actions"
+            f" WHERE game_id IN {_ACTIVE_IDS} ORDER BY game_id, seq", (), db))
+    finally:
+        db.execute("COMMIT")
+    loaded = []
+    for row in games:
+        log_rows = [_log_row(r[1:]) for r in logs.get(row.id, [])]
+        snapshot = [Snapshot(seq, json.loads(state))
+                    for _, seq, state in snapshots.get(row.id, [])]
+        loaded.append(ActiveGame(
+            row,
+            [SeatRow(colour, user, ai, joined, name, acted, timeouts, away, bool(was))
+             for _, colour, user, ai, joined, name, acted, timeouts, away, was
+             in seats.get(row.id, [])],
+            {colour for _, colour in closed.get(row.id, [])},
+            [SeatChangeRow(*r[1:]) for r in changes.get(row.id, [])],
+            snapshot[0] if snapshot else None,
+            log_rows,
+            [_takeback(*r[1:]) for r in takebacks.get(row.id, [])],
+            _gap(row.id, [r.seq for r in log_rows])))
+    return loaded
 
 
 def _without(stage: str, player: str) -> str:
@@ -1330,16 +1709,15 @@ def _without(stage: str, player: str) -> str:
     return "" if stage == player else stage
 
 
-async def _add_change(db: aiosqlite.Connection, game_id: int, change: SeatChangeRow,
-                      now: str) -> None:
-    async with db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM seat_changes WHERE game_id = ?",
-                          (game_id,)) as cur:
-        row = await cur.fetchone()
-    assert row is not None
-    await run(db, "INSERT INTO seat_changes (game_id, n, seq, colour, what, user_id, old_id,"
-              " by_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-              (game_id, row[0], change.seq, change.colour, change.what, change.user_id,
-               change.old_id, change.by_id, now))
+
+
+def _add_change(db: sqlite3.Connection, game_id: int, change: SeatChangeRow, now: str) -> None:
+    number = db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM seat_changes WHERE game_id = ?",
+                        (game_id,)).fetchone()[0]
+    db.execute("INSERT INTO seat_changes (game_id, n, seq, colour, what, user_id, old_id,"
+               " by_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (game_id, number, change.seq, change.colour, change.what, change.user_id,
+                change.old_id, change.by_id, now))
 
 
 def _dump(state: Any) -> str:
@@ -1350,7 +1728,7 @@ class ChannelBusy(Exception):
     """The channel already has a game in its lobby or running."""
 
 
-def _game_row(row: aiosqlite.Row) -> GameRow:
+def _game_row(row: sqlite3.Row) -> GameRow:
     values = {key: row[key] for key in row.keys()}  # noqa: SIM118 - Row is no dict
     secret = values.pop("secret_seed")
     values["seed"] = int(secret) if secret is not None else values["seed"]

@@ -1,0 +1,343 @@
+"""The store's two threads: one round trip per transaction, a commit that runs to its end
+whatever happens to the task awaiting it, reads and checkpoints that never wait for a commit,
+and the bulk read of every active game."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.host.store as store_module
+from bot.host.clock import ManualClock
+from bot.host.sessions import Host
+from bot.host.store import LogRow, SeatChangeRow, Store, run
+
+CHANNEL = 100
+WAIT = 30.0
+"""Most seconds a test waits for the writer's thread to reach a point (it takes
+milliseconds; the bound only keeps a broken store from hanging the run)."""
+FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, language="en",
+              ai_level="random")
+
+
+class Crash(Exception):
+    """Stands for the process dying at an unlucky moment."""
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path, ManualClock())
+    yield opened
+    await opened.close()
+
+
+def committed(db_path: Path, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    """What another process would read now: only committed data."""
+    with sqlite3.connect(db_path) as other:
+        rows = other.execute(sql, params).fetchall()
+    other.close()
+    return rows
+
+
+class Gate:
+    """Holds the writer's thread inside a transaction (as ``before_commit``) until opened."""
+
+    def __init__(self, then: Callable[[], None] | None = None) -> None:
+        self.inside, self.open = threading.Event(), threading.Event()
+        self.then = then
+
+    def __call__(self) -> None:
+        self.inside.set()
+        assert self.open.wait(WAIT)
+        if self.then is not None:
+            self.then()
+
+    async def reached(self) -> None:
+        assert await asyncio.to_thread(self.inside.wait, WAIT)
+
+
+def crash() -> None:
+    raise Crash
+
+
+async def test_an_action_is_one_round_trip_to_the_writer(store: Store,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.add_seat(game.id, "red", 1, None, "ana")
+    jobs: list[object] = []
+    submit = store._writer.submit
+
+    def counting(job: Any) -> Any:
+        jobs.append(job)
+        return submit(job)
+
+    monkeypatch.setattr(store._writer, "submit", counting)
+    await store.append_action(game.id, 1, "red bid 2m", {"seq": 1}, events=[{"kind": "x"}],
+                              actor="red", sealed="red", reveals=True, finished=True)
+    assert len(jobs) == 1, "log row, reveal, snapshot, game and seats: one job"
+    row = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
+    assert len(jobs) == 2 and row.status == "lobby", "the new row comes back with the commit"
+    [logged] = await store.log(game.id)
+    assert (logged.line, logged.sealed, logged.events) == ("red bid 2m", None, [{"kind": "x"}])
+    assert (await store.game(game.id)).status == "finished"  # type: ignore[union-attr]
+
+
+async def test_writes_commit_in_the_order_they_were_handed_in(store: Store) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await asyncio.gather(*(store.append_action(game.id, seq, f"red pass {seq}", {"seq": seq})
+                           for seq in range(1, 31)))
+    snapshot = await store.snapshot(game.id)
+    assert snapshot is not None and snapshot.state == {"seq": 30}, "the last one handed in"
+    assert len(await store.actions(game.id)) == 30
+
+
+@pytest.mark.parametrize("fails", [False, True], ids=["commits", "rolls back"])
+async def test_a_cancelled_write_runs_to_its_end(store: Store, db_path: Path,
+                                                 fails: bool) -> None:
+    """The awaiting task is cancelled while its transaction is under way: the transaction
+    still ends as it would have (committed, or rolled back when it fails), never half, and
+    the writes after it go on."""
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    gate = Gate(crash if fails else None)
+    task = asyncio.create_task(store.append_action(game.id, 1, "red place A1 1", {"seq": 1},
+                                                   actor="red", before_commit=gate))
+    await gate.reached()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert committed(db_path, "SELECT COUNT(*) FROM actions") == [(0,)], "not yet committed"
+    gate.open.set()
+    await store.set_notify(7, True)  # the next write waits for the first one's end
+    expected = [] if fails else [(1, "red place A1 1")]
+    assert committed(db_path, "SELECT seq, line FROM actions") == expected
+    assert committed(db_path, "SELECT seq FROM snapshots") == [(1,)] * len(expected)
+    assert committed(db_path, "SELECT user_id FROM user_settings") == [(7,)]
+
+
+async def test_a_failing_write_changes_nothing_and_the_next_one_works(store: Store,
+                                                                      db_path: Path) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.append_action(game.id, 1, "red place A1 1", {"seq": 1})
+    with pytest.raises(sqlite3.IntegrityError):  # a second writer's row 1
+        await store.append_action(game.id, 1, "blue place A2 1", {"seq": "other"})
+    with pytest.raises(Crash):
+        await store.append_action(game.id, 2, "blue place A2 1", {"seq": 2},
+                                  before_commit=crash)
+    assert committed(db_path, "SELECT seq, state FROM snapshots") == [(1, '{"seq":1}')]
+    await store.append_action(game.id, 2, "blue place A2 1", {"seq": 2})
+    assert await store.actions(game.id) == ["red place A1 1", "blue place A2 1"]
+
+
+async def test_reads_and_checkpoints_do_not_wait_for_a_write_under_way(store: Store) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.start_game(game.id, "game makemake red blue green seed=3", {"seq": 0})
+    gate = Gate()
+    task = asyncio.create_task(store.append_action(game.id, 1, "red place A1 1", {"seq": 1},
+                                                   finished=True, before_commit=gate))
+    await gate.reached()
+    try:
+        row = await store.game(game.id)
+        assert row is not None and row.status == "running", "what is committed, only"
+        assert await store.log(game.id) == []
+        snapshot = await store.snapshot(game.id)
+        assert snapshot is not None and snapshot.state == {"seq": 0}
+        done = await store.checkpoint()
+        assert not done.busy and done.copied == done.frames > 0
+        [loaded] = await store.load_active()
+        assert loaded.log == [] and loaded.snapshot == snapshot
+    finally:
+        gate.open.set()
+    await task
+    assert await store.actions(game.id) == ["red place A1 1"]
+    assert await store.load_active() == [], "finished: no longer active"
+
+
+async def test_commits_never_checkpoint_the_store_does_it_every_so_often(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 10**9)
+    store = await Store.open(db_path, ManualClock(), synchronous="NORMAL")
+    try:
+        game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+        big = {"board": ["x" * 100] * 120}  # some 12 KiB: several pages a commit
+        for seq in range(1, 301):
+            await store.append_action(game.id, seq, f"red pass {seq}", big)
+        done = await store.checkpoint()
+        assert done.frames > 1000, "SQLite's own would have emptied it at 1,000 pages"
+        assert done.copied == done.frames and not done.busy
+        posted: list[object] = []
+        monkeypatch.setattr(store._reader, "post", posted.append)
+        monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
+        for _ in range(9):
+            await store.set_notify(1, True)
+        assert posted == [store_module._passive] * 2, "after every 4 writes, on the reader"
+    finally:
+        await store.close()
+    assert not db_path.with_name(db_path.name + "-wal").exists(), "closing empties it"
+
+
+async def test_a_memory_database_reads_on_its_one_connection() -> None:
+    store = await Store.open(":memory:", ManualClock())
+    try:
+        game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+        await store.add_seat(game.id, "red", 1, None, "ana")
+        await store.append_action(game.id, 1, "red place A1 1", {"seq": 1}, actor="red")
+        assert await store.actions(game.id) == ["red place A1 1"]
+        [loaded] = await store.load_active()
+        assert [s.colour for s in loaded.seats] == ["red"] and loaded.snapshot is not None
+        await store.checkpoint()  # nothing to fold in, and no harm
+    finally:
+        await store.close()
+
+
+async def test_a_closed_store_refuses_work_and_closes_once(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    await store.close()
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        await store.game(1)
+    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+        await store.set_notify(1, True)
+
+
+async def test_a_failed_open_leaves_no_thread_behind(tmp_path: Path) -> None:
+    folder = tmp_path / "not-a-database"
+    folder.mkdir()
+    def stores() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if t.name.startswith("store-")}
+
+    before = stores()
+    with pytest.raises(sqlite3.OperationalError, match="unable to open"):
+        await Store.open(folder)
+    assert stores() == before
+
+
+# --- the bulk read of every active game -----------------------------------------------------------
+
+async def many_games(store: Store) -> None:
+    """Games of every kind the loader meets: running ones with moves, sealed bids, a take-back,
+    closed DMs and seat changes; a lobby; a finished and an aborted game (not active)."""
+    host = Host(store, seed_source=iter(range(1, 1000)).__next__)
+    for channel in (1, 2):
+        session = await host.create(channel_id=channel, guild_id=1, game="makemake",
+                                    options={}, creator_id=1, language="en", join=False)
+        for user in (1, 2):
+            await host.join(session.id, user)
+        await host.add_ai(session.id, 1)
+        await host.start(session.id, 1)
+        await host.play(channel, 1, "place A1 2")
+    giants = await host.create(channel_id=3, guild_id=1, game="giants", options={},
+                               creator_id=1, language="en", join=False)
+    for user in (1, 2, 3):
+        await host.join(giants.id, user)
+    giants = (await host.start(giants.id, 1)).session
+    await host.play(3, 1, str(giants.legal("red")[0]))  # sealed
+    await store.set_dm_closed(giants.id, "blue", True)
+    await store.set_dm_closed(giants.id, "green", True)
+    await store.set_dm_closed(giants.id, "green", False)
+    await store.change_seat(giants.id, "green", SeatChangeRow(2, "green", "left", None, 3, 3),
+                            user_id=None, ai_level="greedy")
+    lobby = await host.create(channel_id=4, guild_id=1, game="makemake", options={},
+                              creator_id=5, language="en")
+    await host.join(lobby.id, 6)
+    await host.leave(lobby.id, 6)
+    undo = await store.create_game(channel_id=5, **FIELDS)
+    await store.add_seat(undo.id, "red", 1, None, "ana")
+    await store.start_game(undo.id, "game makemake red blue green seed=3", {"seq": 0})
+    for seq in (1, 2, 3):
+        await store.append_action(undo.id, seq, f"red pass {seq}", {"seq": seq},
+                                  events=[{"kind": "pass", "n": seq}], actor="red")
+    await store.take_back(undo.id, 1, 3, "red", {"seq": 1})
+    await store.append_action(undo.id, 2, "red pass again", {"seq": 2}, actor="red")
+    finished = await store.create_game(channel_id=6, **FIELDS)
+    await store.add_seat(finished.id, "red", 1, None)
+    await store.append_action(finished.id, 1, "red pass", {}, finished=True)
+    aborted = await store.create_game(channel_id=7, **FIELDS)
+    await store.set_status(aborted.id, "aborted")
+
+
+async def test_the_bulk_read_returns_what_the_per_game_reads_return(store: Store) -> None:
+    await many_games(store)
+    loaded = await store.load_active()
+    active = await store.games_with_status("lobby", "running")
+    assert [g.row for g in loaded] == active and len(active) == 5
+    for game in loaded:
+        game_id = game.row.id
+        assert game.seats == await store.seats(game_id)
+        assert game.dm_closed == await store.closed_dms(game_id)
+        assert game.changes == await store.seat_changes(game_id)
+        assert game.snapshot == await store.snapshot(game_id)
+        assert game.log == await store.log(game_id)
+        assert [r.events for r in game.log] == [r.events for r in await store.log(game_id)]
+        assert game.takebacks == await store.takebacks(game_id)
+        assert game.damage is None
+    by_channel = {g.row.channel_id: g for g in loaded}
+    assert by_channel[3].dm_closed == {"blue"} and [c.what for c in by_channel[3].changes] == [
+        "left"]
+    assert [r.sealed for r in by_channel[3].log] == [None, "red"]
+    assert by_channel[4].snapshot is None and by_channel[4].log == []
+    assert [s.user_id for s in by_channel[4].seats] == [5]
+    [undone] = by_channel[5].takebacks
+    assert [(r.seq, r.events) for r in undone.rows] == [
+        (2, [{"kind": "pass", "n": 2}]), (3, [{"kind": "pass", "n": 3}])]
+    assert [r.line for r in by_channel[5].log] == ["red pass 1", "red pass again"]
+
+
+async def test_a_damaged_log_is_said_in_the_bulk_read_as_the_per_game_read_says_it(
+        store: Store) -> None:
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    for seq in (1, 2, 3):
+        await store.append_action(game.id, seq, f"red pass {seq}", {"seq": seq})
+    async with store.transaction() as db:
+        await run(db, "DELETE FROM actions WHERE seq = 2")
+    with pytest.raises(RuntimeError, match="gap") as per_game:
+        await store.log(game.id)
+    [loaded] = await store.load_active()
+    assert loaded.damage == str(per_game.value)
+    assert [r.seq for r in loaded.log] == [1, 3]
+
+
+def test_a_log_row_decodes_its_events_once_and_only_when_asked() -> None:
+    row = LogRow(4, "red bid 2m", '[{"kind":"bid","seat":"red"}]', "human", "red")
+    assert "events" not in vars(row), "not decoded yet"
+    assert row.events == [{"kind": "bid", "seat": "red"}]
+    assert row.events is row.events, "decoded once"
+    made = LogRow.of(4, "red bid 2m", [{"kind": "bid", "seat": "red"}], "human", "red")
+    assert made == row and made.events == row.events
+    assert made != LogRow.of(4, "red bid 2m", [], "human", "red")
+
+
+async def test_a_held_transaction_rolls_back_on_an_error_or_a_cancellation(
+        store: Store, db_path: Path) -> None:
+    with pytest.raises(Crash):
+        async with store.transaction() as db:
+            await run(db, "INSERT INTO user_settings (user_id, notify) VALUES (1, 1)")
+            raise Crash
+    inside = asyncio.Event()
+
+    async def holding() -> None:
+        async with store.transaction() as db:
+            await run(db, "INSERT INTO user_settings (user_id, notify) VALUES (2, 1)")
+            inside.set()
+            await asyncio.Event().wait()  # cancelled here
+
+    task = asyncio.create_task(holding())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        async with store.transaction() as db:
+            await run(db, "INSERT INTO nowhere VALUES (1)")
+    await store.set_notify(3, True)
+    assert committed(db_path, "SELECT user_id FROM user_settings") == [(3,)]
