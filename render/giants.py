@@ -27,6 +27,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     changed_box,
     changed_hex,
     fit_text,
@@ -429,7 +430,7 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
     behind its statue. Labels that are not on this board are ignored."""
     final = bool(view["finished"])
     image = static_layers(lang, len(view["seats"]), final).base.copy()
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     shown = seat_names(view["seats"], lang, names)
     _draw_changed_hexes(image, highlight)
     tray = _draw_hexes(image, view, lang)
@@ -585,7 +586,7 @@ def tray_layout(view: dict[str, Any]) -> tuple[Box, list[tuple[Image.Image, floa
 def _draw_tray(image: Image.Image, view: dict[str, Any], lang: str) -> Box:
     """The tray on the sea: the quarry's stone, its label, and the statues lying there."""
     box, placed = tray_layout(view)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     draw.rounded_rectangle(box, radius=8, fill=QUARRY, outline=WHITE, width=2)
     y = box[1] + TRAY_HEAD / 2 + 2
     paste_centred(image, _key_hex(QUARRY), (box[0] + 20, y))

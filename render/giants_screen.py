@@ -20,6 +20,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     colour_name,
     encode_png,
     fit_text,
@@ -67,7 +68,7 @@ def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Im
     height = 246 + (FRONT_H if front else 0) + _list_height(owned, True) + (
         _list_height(peeked, False) if peeked else 0)
     image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     pal = seat_colour(seat)
     draw.rectangle((0, 0, WIDTH, 64), fill=pal.fill)
     title = t("render.giants.screen.title", lang, name=colour_name(seat, lang))

@@ -24,6 +24,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     changed_box,
     changed_hex,
     fit_text,
@@ -341,7 +342,7 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
     _draw_offered_sites(image, view)
     _draw_changes(image, highlight)
     shown = seat_names(view["seats"], lang, names)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     _draw_corners(image, draw, view, lang, shown)
     status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
     _draw_legend(image, draw, view, lang, shown)
