@@ -225,6 +225,13 @@ def seat_names(seats: Sequence[str], lang: str, names: dict[str, str] | None) ->
     return {seat: given.get(seat) or colour_name(seat, lang) for seat in seats}
 
 
+@lru_cache(maxsize=TEXT_MASKS)
+def text_length(face: ImageFont.FreeTypeFont, text: str) -> float:
+    """``face.getlength(text)``, measured once per face and text."""
+    return face.getlength(text)
+
+
+@lru_cache(maxsize=TEXT_MASKS)
 def fit_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     """``text`` shortened with an ellipsis so that it fits ``width`` pixels."""
     if face.getlength(text) <= width:
@@ -251,7 +258,7 @@ def key_line(base: Image.Image, draw: ImageDraw.ImageDraw,
         x += icon.width + icon_gap
         text = t(f"{prefix}{key}", lang)
         draw.text((x, y), text, font=face, fill=INK, anchor="lm")
-        x += round(face.getlength(text)) + entry_gap
+        x += round(text_length(face, text)) + entry_gap
 
 
 def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int], None],

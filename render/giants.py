@@ -43,6 +43,7 @@ from render.common import (
     status_line,
     swatch,
     text_lang,
+    text_length,
 )
 from render.i18n import t
 from render.palette import BandEncoder, Design, Palette, build
@@ -594,7 +595,7 @@ def _draw_tray(image: Image.Image, view: dict[str, Any], lang: str) -> Box:
     draw.text((box[0] + 38, y), MOAI_QUARRY, font=label, fill=INK, anchor="lm")
     words = t("render.giants.key.moai_quarry", lang)
     face = font(16, lang=lang)
-    x = box[0] + 46 + label.getlength(MOAI_QUARRY)
+    x = box[0] + 46 + text_length(label, MOAI_QUARRY)
     draw.text((x, y), fit_text(words, face, box[2] - 8 - x), font=face, fill=INK, anchor="lm")
     for chip, x, y in placed:
         paste_centred(image, chip, (x, y))
@@ -651,7 +652,7 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
     if view["dice"]:
         face = font(18, lang=lang)
         draw.text((24, 106), t("render.giants.dice", lang), font=face, fill=WHITE, anchor="lm")
-        x = 34 + face.getlength(t("render.giants.dice", lang))
+        x = 34 + text_length(face, t("render.giants.dice", lang))
         for face in view["dice"]:
             paste_centred(image, art.die(face), (x + 14, 106))
             x += 34
@@ -671,7 +672,7 @@ def _draw_supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         image.paste(pic, (round(x), round(base - pic.height)), pic)
         text = f"×{supply['moai'][str(size)]}"
         draw.text((x + pic.width + 4, base - 4), text, font=face, fill=WHITE, anchor="ls")
-        x += pic.width + 14 + face.getlength(text)
+        x += pic.width + 14 + text_length(face, text)
     x, y = x0 + 8, y0 + 118
     for pic, count in ((art.pukao(), supply["headdresses"]), (art.logs(supply["logs"]), None),
                        (art.rongo(), supply["rongo"])):
@@ -680,7 +681,7 @@ def _draw_supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         if count is not None:
             text = f"×{count}"
             draw.text((x, y), text, font=face, fill=WHITE, anchor="lm")
-            x += face.getlength(text)
+            x += text_length(face, text)
         x += 18
 
 
