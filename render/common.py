@@ -125,9 +125,10 @@ def _text_mask(face: ImageFont.FreeTypeFont, text: str, anchor: str, fx: float,
     exactly), at the same fractions, so that its glyphs are the same pixels."""
     left, top, right, bottom = face.getbbox(text, anchor=anchor)
     margin = 2 + math.ceil(face.size / 20)
-    pad_x, pad_y = margin - math.floor(left), margin - math.floor(top)
-    size = (math.ceil(right) - math.floor(left) + 2 * margin,
-            math.ceil(bottom) - math.floor(top) + 2 * margin)
+    # The point stays at or right of and below the mask's corner, so that its fractions are
+    # the same as in the picture.
+    pad_x, pad_y = margin + max(0, -math.floor(left)), margin + max(0, -math.floor(top))
+    size = (pad_x + max(0, math.ceil(right)) + margin, pad_y + max(0, math.ceil(bottom)) + margin)
     mask = Image.new("L", size, 0)
     ImageDraw.Draw(mask).text((pad_x + fx, pad_y + fy), text, fill=255, font=face,
                               anchor=anchor)

@@ -383,19 +383,39 @@ def _corner_at(picture: Image.Image, centre: tuple[float, float]) -> tuple[int, 
     return round(centre[0] - picture.width / 2), round(centre[1] - picture.height / 2)
 
 
+Box = tuple[int, int, int, int]
+
+
+def _clusters(boxes: list[Box]) -> list[Box]:
+    """Rectangles that together cover ``boxes``: overlapping ones joined into the box round
+    both, until none overlap."""
+    merged: list[Box] = []
+    for box in boxes:
+        while True:
+            hit = next((m for m in merged if m[0] < box[2] and m[2] > box[0]
+                        and m[1] < box[3] and m[3] > box[1]), None)
+            if hit is None:
+                break
+            merged.remove(hit)
+            box = (min(box[0], hit[0]), min(box[1], hit[1]), max(box[2], hit[2]),
+                   max(box[3], hit[3]))
+        merged.append(box)
+    return merged
+
+
 def _draw_under_overlay(image: Image.Image, layers: Layers, under: list[Placed]) -> None:
     """``under`` pasted on the base, then the overlay over it: the same pixels as pasting the
-    overlay over the whole picture, but done only in the boxes the sprites cover.
+    overlay over the whole picture, but done only where the sprites reach.
 
-    ``image`` starts as the base with the overlay (``layers.empty``); each sprite's box is
-    made again from the base, every sprite that reaches into it and the overlay, in order."""
-    boxes = []
+    ``image`` starts as the base with the overlay (``layers.empty``); each cluster of
+    overlapping sprites is made again from the base, its sprites in order and the overlay."""
+    placed = []
     for picture, centre in under:
         x, y = _corner_at(picture, centre)
-        boxes.append((x, y, x + picture.width, y + picture.height))
-    for box in boxes:
+        placed.append((picture, (x, y, x + picture.width, y + picture.height)))
+    for box in _clusters([b for _, b in placed]):
         part = layers.base.crop(box)
-        for (picture, _), (x0, y0, x1, y1) in zip(under, boxes, strict=True):
+        for picture, (x0, y0, x1, y1) in placed:
             if x0 < box[2] and x1 > box[0] and y0 < box[3] and y1 > box[1]:
                 part.paste(picture, (x0 - box[0], y0 - box[1]), picture)
         cover = layers.overlay.crop(box)
