@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -383,6 +383,7 @@ def _draw_legend_frame(base: Image.Image, lang: str, seats: int, final: bool) ->
     _draw_key(base, draw, lang, TABLE_Y + 20 + seats * ROW_H + KEY_GAP)
 
 
+@lru_cache(maxsize=16)
 def _key_hex(fill: RGB) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.polygon(corners((14 * k, 15 * k), 14 * k), fill=fill, outline=GRID, width=2 * k)
