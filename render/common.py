@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import as_file
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -109,6 +109,61 @@ def _load(size: int, bold: bool, cjk: bool) -> ImageFont.FreeTypeFont:
     return ImageFont.FreeTypeFont(font_file(LATIN_BOLD_FONT if bold else LATIN_FONT), size)
 
 
+TEXT_MASKS = 4096
+"""How many rasterised texts (:func:`_text_mask`) a process keeps: a board draws some 40, and
+most of them (labels, column titles, numbers, names) come back in every render."""
+
+
+@lru_cache(maxsize=TEXT_MASKS)
+def _text_mask(face: ImageFont.FreeTypeFont, text: str, anchor: str, fx: float,
+               fy: float) -> tuple[Image.Image, int, int] | None:
+    """``text`` rasterised as Pillow's ``draw.text`` rasterises it at a point whose fractional
+    parts are ``fx``, ``fy``: its coverage mask, cropped to what it covers, and where the
+    mask's corner lies from the point's integer part; None when it covers nothing.
+
+    The mask is drawn by ``draw.text`` itself (in white on black, which gives the coverage
+    exactly), at the same fractions, so that its glyphs are the same pixels."""
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    margin = 2 + math.ceil(face.size / 20)
+    # The point stays at or right of and below the mask's corner, so that its fractions are
+    # the same as in the picture.
+    pad_x, pad_y = margin + max(0, -math.floor(left)), margin + max(0, -math.floor(top))
+    size = (pad_x + max(0, math.ceil(right)) + margin, pad_y + max(0, math.ceil(bottom)) + margin)
+    mask = Image.new("L", size, 0)
+    ImageDraw.Draw(mask).text((pad_x + fx, pad_y + fy), text, fill=255, font=face,
+                              anchor=anchor)
+    box = mask.getbbox()
+    if box is None:
+        return None
+    if box[0] == 0 or box[1] == 0 or box[2] == size[0] or box[3] == size[1]:
+        raise ValueError(f"text {text!r} reaches past its mask")  # the margin is too small
+    return mask.crop(box), box[0] - pad_x, box[1] - pad_y
+
+
+class Draw(ImageDraw.ImageDraw):
+    """``ImageDraw.Draw`` for the pictures: the same pixels, but a text drawn once is kept as
+    its coverage mask (see ``_text_mask``) and pasted in its ink the next times, instead of
+    being laid out and rasterised again. Pasting a colour through a mask and drawing a
+    glyph bitmap blend alike (Pillow's ``ImagingFill2`` does both)."""
+
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.image = image
+
+    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
+             anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
+        x, y = xy
+        if (args or kwargs or not isinstance(text, str) or "\n" in text
+                or not isinstance(font, ImageFont.FreeTypeFont) or self.image.mode != "RGB"
+                or x < 0 or y < 0 or fill is None):
+            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            return
+        found = _text_mask(font, text, anchor or "la", math.modf(x)[0], math.modf(y)[0])
+        if found is not None:
+            mask, dx, dy = found
+            self.image.paste(fill, (int(x) + dx, int(y) + dy), mask)
+
+
 def _is_cjk(char: str) -> bool:
     """Whether a character is Chinese (or other CJK) script, punctuation or full-width form."""
     code = ord(char)
@@ -171,6 +226,13 @@ def seat_names(seats: Sequence[str], lang: str, names: dict[str, str] | None) ->
     return {seat: given.get(seat) or colour_name(seat, lang) for seat in seats}
 
 
+@lru_cache(maxsize=TEXT_MASKS)
+def text_length(face: ImageFont.FreeTypeFont, text: str) -> float:
+    """``face.getlength(text)``, measured once per face and text."""
+    return face.getlength(text)
+
+
+@lru_cache(maxsize=TEXT_MASKS)
 def fit_text(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     """``text`` shortened with an ellipsis so that it fits ``width`` pixels."""
     if face.getlength(text) <= width:
@@ -197,7 +259,7 @@ def key_line(base: Image.Image, draw: ImageDraw.ImageDraw,
         x += icon.width + icon_gap
         text = t(f"{prefix}{key}", lang)
         draw.text((x, y), text, font=face, fill=INK, anchor="lm")
-        x += round(face.getlength(text)) + entry_gap
+        x += round(text_length(face, text)) + entry_gap
 
 
 def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int], None],

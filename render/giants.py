@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -27,6 +27,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     changed_box,
     changed_hex,
     fit_text,
@@ -42,6 +43,7 @@ from render.common import (
     status_line,
     swatch,
     text_lang,
+    text_length,
 )
 from render.i18n import t
 from render.palette import BandEncoder, Design, Palette, build
@@ -381,6 +383,7 @@ def _draw_legend_frame(base: Image.Image, lang: str, seats: int, final: bool) ->
     _draw_key(base, draw, lang, TABLE_Y + 20 + seats * ROW_H + KEY_GAP)
 
 
+@lru_cache(maxsize=16)
 def _key_hex(fill: RGB) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.polygon(corners((14 * k, 15 * k), 14 * k), fill=fill, outline=GRID, width=2 * k)
@@ -429,7 +432,7 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
     behind its statue. Labels that are not on this board are ignored."""
     final = bool(view["finished"])
     image = static_layers(lang, len(view["seats"]), final).base.copy()
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     shown = seat_names(view["seats"], lang, names)
     _draw_changed_hexes(image, highlight)
     tray = _draw_hexes(image, view, lang)
@@ -585,7 +588,7 @@ def tray_layout(view: dict[str, Any]) -> tuple[Box, list[tuple[Image.Image, floa
 def _draw_tray(image: Image.Image, view: dict[str, Any], lang: str) -> Box:
     """The tray on the sea: the quarry's stone, its label, and the statues lying there."""
     box, placed = tray_layout(view)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     draw.rounded_rectangle(box, radius=8, fill=QUARRY, outline=WHITE, width=2)
     y = box[1] + TRAY_HEAD / 2 + 2
     paste_centred(image, _key_hex(QUARRY), (box[0] + 20, y))
@@ -593,7 +596,7 @@ def _draw_tray(image: Image.Image, view: dict[str, Any], lang: str) -> Box:
     draw.text((box[0] + 38, y), MOAI_QUARRY, font=label, fill=INK, anchor="lm")
     words = t("render.giants.key.moai_quarry", lang)
     face = font(16, lang=lang)
-    x = box[0] + 46 + label.getlength(MOAI_QUARRY)
+    x = box[0] + 46 + text_length(label, MOAI_QUARRY)
     draw.text((x, y), fit_text(words, face, box[2] - 8 - x), font=face, fill=INK, anchor="lm")
     for chip, x, y in placed:
         paste_centred(image, chip, (x, y))
@@ -650,7 +653,7 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
     if view["dice"]:
         face = font(18, lang=lang)
         draw.text((24, 106), t("render.giants.dice", lang), font=face, fill=WHITE, anchor="lm")
-        x = 34 + face.getlength(t("render.giants.dice", lang))
+        x = 34 + text_length(face, t("render.giants.dice", lang))
         for face in view["dice"]:
             paste_centred(image, art.die(face), (x + 14, 106))
             x += 34
@@ -670,7 +673,7 @@ def _draw_supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         image.paste(pic, (round(x), round(base - pic.height)), pic)
         text = f"×{supply['moai'][str(size)]}"
         draw.text((x + pic.width + 4, base - 4), text, font=face, fill=WHITE, anchor="ls")
-        x += pic.width + 14 + face.getlength(text)
+        x += pic.width + 14 + text_length(face, text)
     x, y = x0 + 8, y0 + 118
     for pic, count in ((art.pukao(), supply["headdresses"]), (art.logs(supply["logs"]), None),
                        (art.rongo(), supply["rongo"])):
@@ -679,7 +682,7 @@ def _draw_supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         if count is not None:
             text = f"×{count}"
             draw.text((x, y), text, font=face, fill=WHITE, anchor="lm")
-            x += face.getlength(text)
+            x += text_length(face, text)
         x += 18
 
 

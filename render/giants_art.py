@@ -10,7 +10,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from render.common import CHANGED, HIGHLIGHT, INK, RGB, font, seat_colour, sprite
+from render.common import CHANGED, HIGHLIGHT, INK, RGB, font, seat_colour, sprite, text_length
 
 STONE: RGB = (138, 132, 122)
 STONE_DARK: RGB = (74, 68, 62)
@@ -37,7 +37,7 @@ DIGITS = 16
 
 
 def _digits_width(text: str) -> int:
-    return round(font(DIGITS, True).getlength(text))
+    return round(text_length(font(DIGITS, True), text))
 
 
 def _sorcerer_glyph(draw: ImageDraw.ImageDraw, x: float, k: int, ink: RGB) -> None:

@@ -20,6 +20,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     colour_name,
     encode_png,
     fit_text,
@@ -27,6 +28,7 @@ from render.common import (
     pairs,
     seat_colour,
     seat_colours,
+    text_length,
 )
 from render.i18n import t
 from render.palette import Design, Palette, build
@@ -67,7 +69,7 @@ def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Im
     height = 246 + (FRONT_H if front else 0) + _list_height(owned, True) + (
         _list_height(peeked, False) if peeked else 0)
     image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     pal = seat_colour(seat)
     draw.rectangle((0, 0, WIDTH, 64), fill=pal.fill)
     title = t("render.giants.screen.title", lang, name=colour_name(seat, lang))
@@ -109,7 +111,7 @@ def _piece(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
     x += picture.width + 6
     face = font(20, True, lang)
     draw.text((x, y), text, font=face, fill=INK, anchor="lm")
-    return x + face.getlength(text) + 28
+    return x + text_length(face, text) + 28
 
 
 COLUMNS = 3
@@ -160,7 +162,7 @@ def _secrets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
     if bid:
         text = t("render.giants.screen.bid", lang)
         draw.text((32, y), text, font=face, fill=INK, anchor="lm")
-        x = 44 + face.getlength(text)
+        x = 44 + text_length(face, text)
         x = _piece(image, draw, x, y, art.counted("marker", seat, bid["markers"]),
                    t("render.giants.screen.markers", lang), lang)
         x = _piece(image, draw, x, y, art.counted("worker", seat, bid["workers"]),
@@ -186,7 +188,7 @@ def _front(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
     y = top + FRONT_H / 2
     title = t("render.giants.screen.front", lang)
     draw.text((32, y), title, font=font(18, True, lang), fill=MUTED, anchor="lm")
-    x = 44 + font(18, True, lang).getlength(title)
+    x = 44 + text_length(font(18, True, lang), title)
     for item_id in front:
         item = view["items"][item_id]
         number = int(item_id.lstrip("abcdefghijklmnopqrstuvwxyz"))

@@ -22,6 +22,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     changed_box,
     encode_png,
     fit_text,
@@ -383,7 +384,7 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
     seats = view["seats"]
     layout = Layout(len(seats))
     image = static_base(lang, len(seats), bool(view["finished"])).copy()
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     shown = seat_names(seats, lang, names)
     _draw_spaces(image, view)
     _draw_trucks(image, view)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from render.common import (
     BLACK,
@@ -16,6 +16,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     fit_text,
     font,
     pairs,
@@ -83,7 +84,7 @@ def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
     tile_rows = max(1, -(-len(peeked) // per_row))
     height = 70 + 40 + 90 + SECTION_GAP + 40 + tile_rows * 90 + SECTION_GAP + 40 + CARD_H + 30
     image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     head, plain = font(20, True, lang), font(17, lang=lang)
 
     swatch(draw, (MARGIN, 20, MARGIN + 30, 50), seat)

@@ -24,6 +24,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     changed_box,
     changed_hex,
     fit_text,
@@ -241,9 +242,12 @@ class Layers:
     """What every render of one language and seat count starts from."""
 
     base: Image.Image
-    """Sea, bare land, the centre and the legend's fixed text: copied for each render."""
+    """Sea, bare land, the centre and the legend's fixed text."""
     overlay: Image.Image
-    """Grid, labels, sacred marks and empty sites (RGBA): pasted over the territory tints."""
+    """Grid, labels, sacred marks and empty sites (RGBA): they lie over the territory tints."""
+    empty: Image.Image
+    """The base with the overlay on it: copied for each render, which lays the overlay again
+    only where it draws under it (see ``_draw_under_overlay``)."""
     encoder: BandEncoder
     """Encodes a picture drawn over the base and overlay, reusing the bands it leaves as they
     are."""
@@ -258,7 +262,7 @@ def static_layers(lang: str, seats: int) -> Layers:
     overlay = _overlay()
     empty = base.copy()
     empty.paste(overlay, (0, 0), overlay)
-    return Layers(base, overlay, BandEncoder(palette(), empty))
+    return Layers(base, overlay, empty, BandEncoder(palette(), empty))
 
 
 def encoder(lang: str, seats: int, final: bool = False) -> BandEncoder:
@@ -333,15 +337,13 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
     ``highlight``: hex and site labels that changed since the table's previous state; they get
     a bright ring on top of the pieces. Labels that are not on this board are ignored."""
     layers = static_layers(lang, len(view["seats"]))
-    image = layers.base.copy()
-    _draw_territory_tints(image, view)
-    _draw_offered_hexes(image, view)
-    image.paste(layers.overlay, (0, 0), layers.overlay)
+    image = layers.empty.copy()
+    _draw_under_overlay(image, layers, [*_territory_tints(view), *_offered_hexes(view)])
     _draw_pieces(image, view)
     _draw_offered_sites(image, view)
     _draw_changes(image, highlight)
     shown = seat_names(view["seats"], lang, names)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     _draw_corners(image, draw, view, lang, shown)
     status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
     _draw_legend(image, draw, view, lang, shown)
@@ -361,12 +363,64 @@ def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str
         yield point(HEX_XY[hex_id]), cell
 
 
-def _draw_territory_tints(image: Image.Image, view: dict[str, Any]) -> None:
+Placed = tuple[Image.Image, tuple[float, float]]
+"""A sprite and its centre."""
+
+
+def _territory_tints(view: dict[str, Any]) -> list[Placed]:
+    """A held territory's tint, a Moai's stone."""
+    found = []
     for centre, cell in _cells(view):
         if cell["moai"]:
-            paste_centred(image, hex_tile(STONE), centre)
+            found.append((hex_tile(STONE), centre))
         elif cell["owner"]:
-            paste_centred(image, hex_tile(seat_colour(cell["owner"]).tint), centre)
+            found.append((hex_tile(seat_colour(cell["owner"]).tint), centre))
+    return found
+
+
+def _corner_at(picture: Image.Image, centre: tuple[float, float]) -> tuple[int, int]:
+    """Where ``paste_centred`` puts the top left corner of ``picture``."""
+    return round(centre[0] - picture.width / 2), round(centre[1] - picture.height / 2)
+
+
+Box = tuple[int, int, int, int]
+
+
+def _clusters(boxes: list[Box]) -> list[Box]:
+    """Rectangles that together cover ``boxes``: overlapping ones joined into the box round
+    both, until none overlap."""
+    merged: list[Box] = []
+    for box in boxes:
+        while True:
+            hit = next((m for m in merged if m[0] < box[2] and m[2] > box[0]
+                        and m[1] < box[3] and m[3] > box[1]), None)
+            if hit is None:
+                break
+            merged.remove(hit)
+            box = (min(box[0], hit[0]), min(box[1], hit[1]), max(box[2], hit[2]),
+                   max(box[3], hit[3]))
+        merged.append(box)
+    return merged
+
+
+def _draw_under_overlay(image: Image.Image, layers: Layers, under: list[Placed]) -> None:
+    """``under`` pasted on the base, then the overlay over it: the same pixels as pasting the
+    overlay over the whole picture, but done only where the sprites reach.
+
+    ``image`` starts as the base with the overlay (``layers.empty``); each cluster of
+    overlapping sprites is made again from the base, its sprites in order and the overlay."""
+    placed = []
+    for picture, centre in under:
+        x, y = _corner_at(picture, centre)
+        placed.append((picture, (x, y, x + picture.width, y + picture.height)))
+    for box in _clusters([b for _, b in placed]):
+        part = layers.base.crop(box)
+        for picture, (x0, y0, x1, y1) in placed:
+            if x0 < box[2] and x1 > box[0] and y0 < box[3] and y1 > box[1]:
+                part.paste(picture, (x0 - box[0], y0 - box[1]), picture)
+        cover = layers.overlay.crop(box)
+        part.paste(cover, (0, 0), cover)
+        image.paste(part, box[:2])
 
 
 def _draw_pieces(image: Image.Image, view: dict[str, Any]) -> None:
@@ -392,10 +446,11 @@ def _offers(view: dict[str, Any], kind: str) -> list[str]:
     return list(choice["from"]) if choice and choice["kind"] == kind else []
 
 
-def _draw_offered_hexes(image: Image.Image, view: dict[str, Any]) -> None:
-    """Ring the offered territories under the grid, so their corner sites stay readable."""
-    for hex_id in _offers(view, "moai"):
-        paste_centred(image, hex_ring(HIGHLIGHT, S - 6, 6), point(HEX_XY[hex_id]))
+def _offered_hexes(view: dict[str, Any]) -> list[Placed]:
+    """Rings round the offered territories, drawn under the grid, so that their corner sites
+    stay readable."""
+    return [(hex_ring(HIGHLIGHT, S - 6, 6), point(HEX_XY[hex_id]))
+            for hex_id in _offers(view, "moai")]
 
 
 def _draw_offered_sites(image: Image.Image, view: dict[str, Any]) -> None:

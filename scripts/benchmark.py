@@ -281,6 +281,7 @@ def bench_render_view(renderer: Any, view: dict[str, Any], label: str) -> None:
     indexed = encoder.palette.quantize(image)
     raw = palette._rows(indexed.tobytes(), image.width, 0, image.height)
     show(f"render {label}: canvas (pieces on cache)", timed(lambda: renderer.canvas(view), 10))
+    show(f"render {label}:   floor, image.copy() of it", timed(image.copy, 10))
     show(f"render {label}: board (canvas + PNG)", timed(lambda: renderer.board(view), 10))
     show(f"render {label}: the board's PNG encode", timed(lambda: encoder.encode(image), 10))
     show(f"render {label}:   of it, palette quantize",
