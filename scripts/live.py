@@ -287,11 +287,13 @@ async def live(games: int, interval: float, seconds: float, workers: int | None 
         window.end = window.start + seconds
         window.go.set()
         cpu_before = _cpu_total(renders)
+        main_before = _cpu_main()
         drawn_before, files_before, bytes_before = renders.drawn, bot.sink.files, bot.sink.bytes
         figures.lag_max = 0.0
         await asyncio.gather(*players)
         elapsed = time.perf_counter() - window.start
         cpu = _cpu_total(renders) - cpu_before
+        main_cpu = _cpu_main() - main_before
         rss = _rss_mb(os.getpid()) + sum(_rss_mb(p) for p in _workers(renders))
         stop.set()
         await lag
@@ -310,6 +312,7 @@ async def live(games: int, interval: float, seconds: float, workers: int | None 
         "kib_per_move": round((bot.sink.bytes - bytes_before) / 1024 / moves, 1) if moves
         else None,
         "cpu_ms_per_move": round(cpu * 1000 / moves, 1) if moves else None,
+        "main_cpu_ms_per_move": round(main_cpu * 1000 / moves, 1) if moves else None,
         "games_ended": figures.games_ended,
         "loop_lag_max_ms": round(figures.lag_max * 1000, 1),
         "cpu_cores": cores(),
@@ -325,9 +328,13 @@ def _workers(renders: RenderPool) -> list[int]:
     return list(processes)
 
 
-def _cpu_total(renders: RenderPool) -> float:
+def _cpu_main() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
-    return own.ru_utime + own.ru_stime + sum(_cpu_of(p) for p in _workers(renders))
+    return own.ru_utime + own.ru_stime
+
+
+def _cpu_total(renders: RenderPool) -> float:
+    return _cpu_main() + sum(_cpu_of(p) for p in _workers(renders))
 
 
 # --- a start from many stored games --------------------------------------------------------------

@@ -170,6 +170,9 @@ class Session:
     """Every ``/game undo`` of the game, oldest first (the log no longer holds their steps)."""
     changes: list[SeatChangeRow] = field(default_factory=list)
     """Every change of hands (left, removed, taken over...), oldest first."""
+    _legal_of: Any = field(default=None, repr=False, compare=False)
+    _legal: dict[str, list[Any]] = field(default_factory=dict, repr=False, compare=False)
+    """:meth:`legal` of the position ``_legal_of``, by seat."""
 
     @property
     def id(self) -> int:
@@ -255,9 +258,17 @@ class Session:
         return self.module.result(self.game.state) if self.game else None
 
     def legal(self, colour: str) -> list[Any]:
+        """The seat's legal actions now, worked out once per position (the table's buttons,
+        autocomplete and a refusal's suggestions ask for the same list); a copy, so a
+        caller may change it."""
         if self.game is None or self.status != "running":
             return []
-        return self.module.legal(self.game.state, colour)
+        state = self.game.state
+        if self._legal_of is not state:  # a new position: states are never changed in place
+            self._legal_of, self._legal = state, {}
+        if colour not in self._legal:
+            self._legal[colour] = self.module.legal(state, colour)
+        return list(self._legal[colour])
 
     def public_record(self, seat: str | None = None) -> str | None:
         """The record as ``seat`` (None: anyone) may read it now. While the game runs the seed
@@ -1262,7 +1273,7 @@ class Host:
                                                "ai" if seat.is_ai else "away"))
                 continue
             if len(pending) == 1:
-                only = module.legal(game.state, pending[0])
+                only = session.legal(pending[0])
                 if len(only) == 1 and str(only[0]).split()[0] == "pass":
                     steps.append(await self._apply(session, pending[0], only[0], "forced"))
                     continue
