@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,17 @@ def test_benchmark_prints_every_figure() -> None:
 def test_ai_match_reports_a_win_rate() -> None:
     out = run("scripts/ai_match.py", "makemake", "--games", "3", "--seats", "3")
     assert "greedy win rate:" in out and "games/s" in out
+
+
+def test_the_live_benchmark_prints_its_figures() -> None:
+    """Three live games (one of each kind) through the host, the store, the outbox and a
+    render worker, and a start from a store of 30 games."""
+    out = run("scripts/benchmark.py", "--live", "--games", "3", "--interval", "0",
+              "--seconds", "2", "--workers", "1", "--startup", "30", "--json")
+    figures = json.loads(out)
+    for key in ("p50_ms", "p99_ms", "moves_per_s", "loop_lag_max_ms", "cpu_cores", "rss_mb",
+                "startup_s"):
+        assert key in figures, key
+    assert figures["moves"] > 0 and figures["p99_ms"] >= figures["p50_ms"] > 0
+    assert figures["render_workers"] == 1 and figures["renders_per_move"] > 0
+    assert figures["games"] == 30 and figures["loaded"] == figures["running"] > 0
