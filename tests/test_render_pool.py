@@ -14,7 +14,7 @@ import pytest
 from bot.host.sessions import Host
 from bot.host.store import Store
 from bot.table import Picture, desired
-from bot.table.pool import BOARDS, RenderPool, cores
+from bot.table.pool import BOARDS, GIVE_UP, RenderPool, cores
 from rules.registry import GAME_NAMES, game_module
 
 
@@ -89,3 +89,14 @@ async def test_every_picture_of_a_table_can_go_to_a_worker(tmp_path: Path) -> No
                 assert art(*args, **kwargs) == picture.draw()
     finally:
         await store.close()
+
+
+async def test_a_pool_that_keeps_breaking_gives_way_to_threads(pool: RenderPool) -> None:
+    picture = opening_board("makemake")
+    for _ in range(GIVE_UP):
+        worker = await pool.draw(os.getpid)
+        assert worker is not None and worker != os.getpid()
+        os.kill(int(worker), signal.SIGKILL)
+        assert await pool.draw(picture.art, *picture.args, **picture.kwargs) == picture.draw()
+    assert pool.workers == 0
+    assert await pool.draw(os.getpid) == os.getpid(), "drawn in this process now"

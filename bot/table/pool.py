@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 KEEP = 32
 """Recent pictures kept by their key: a picture wanted twice (the board that closes a stage's
 message and opens the next one's) is drawn once."""
+GIVE_UP = 3
+"""A pool that broke this often is not started again: pictures are drawn in threads."""
 PRELOAD = ("render.giants", "render.giganten", "render.makemake", "render.giants_screen",
            "render.giganten_hand")
 """Imported once by the fork server, so each new worker starts with them loaded."""
@@ -73,6 +75,8 @@ class RenderPool:
         self._pool: ProcessPoolExecutor | None = None
         self.drawn = 0
         """Pictures drawn: benchmarks and tests read it."""
+        self.broken = 0
+        """How often the pool broke (a worker killed, or none could start)."""
         self._recent: OrderedDict[tuple[str, str], bytes | None] = OrderedDict()
 
     def _executor(self) -> Executor | None:
@@ -116,8 +120,14 @@ class RenderPool:
         try:
             return await loop.run_in_executor(pool, _draw, art, args, kwargs)
         except BrokenProcessPool:
-            log.warning("the render pool broke; starting a new one")
             self._shutdown()
+            self.broken += 1
+            if self.broken >= GIVE_UP:
+                log.error("the render pool broke %d times; drawing in this process from now"
+                          " on", self.broken)
+                self.workers = 0
+            else:
+                log.warning("the render pool broke; starting a new one")
             return await asyncio.to_thread(art, *args, **kwargs)
 
     def _shutdown(self) -> None:
