@@ -9,7 +9,8 @@ starts. AI decisions do not go here: they have their threads, so a burst of rend
 queues a decision behind it, nor the other way round.
 
 ``workers=0`` draws in a thread of the bot's own process (tests, small servers); a pool that
-breaks (a worker killed) is replaced, and the picture that met it is drawn in a thread.
+breaks (a worker killed) is replaced, and the picture that met it is drawn in a thread; one
+that broke :data:`GIVE_UP` times gives way to threads for good.
 """
 
 from __future__ import annotations
