@@ -100,3 +100,27 @@ async def test_a_pool_that_keeps_breaking_gives_way_to_threads(pool: RenderPool)
         assert await pool.draw(picture.art, *picture.args, **picture.kwargs) == picture.draw()
     assert pool.workers == 0
     assert await pool.draw(os.getpid) == os.getpid(), "drawn in this process now"
+
+
+async def test_a_screen_is_never_kept_for_another_game(tmp_path: Path) -> None:
+    """Two Giants games in the same position give their red seats the same screen content;
+    their screen pictures still have keys of their own, so the pool's kept pictures never
+    hand one game's private picture to the other."""
+    store = await Store.open(tmp_path / "games.sqlite3")
+    try:
+        host = Host(store, seed_source=lambda: 5)
+        keys = []
+        for channel in (1, 2):
+            session = await host.create(channel_id=channel, guild_id=1, game="giants",
+                                        options={}, creator_id=channel * 10, language="en")
+            for k in (1, 2):
+                await host.join(session.id, channel * 10 + k)
+            await host.start(session.id, channel * 10)
+            want = desired(session, store.clock(), {}, BOARDS["giants"])
+            [red] = [p for p in want.privates if p.colour == "red"]
+            assert red.screen is not None and red.screen.picture is not None
+            keys.append((red.screen.picture.key, red.screen.picture.args))
+        assert keys[0][1] == keys[1][1], "the same screen content in both games"
+        assert keys[0][0] != keys[1][0]
+    finally:
+        await store.close()

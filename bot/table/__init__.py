@@ -536,7 +536,9 @@ def privates(session: Session, ui: GameUI, notify: Collection[int] = (),
 
 def screen_post(session: Session, ui: GameUI, seat: Seat, lang: str) -> Post:
     view = session.view(seat.colour)
-    key = _digest(ui.screen_key(view, seat.colour), seat.colour, lang)
+    # the game is in the key: pictures are kept by their key across games (bot.table.pool),
+    # and a private picture must never stand in for another game's
+    key = _digest(ui.screen_key(view, seat.colour), seat.colour, lang, session.id)
     text = game_text(session.row.game, "hidden.screen", lang,
                      game=game_name(session.row.game, lang), id=session.id,
                      colour=colour_name(seat.colour, lang), channel=f"<#{session.row.home_id}>")
