@@ -46,7 +46,7 @@ from render.common import (
     text_length,
 )
 from render.i18n import t
-from render.palette import BandEncoder, Design, Palette, build
+from render.palette import Design, Palette, build, encode
 from rules.data import load
 
 S = 47
@@ -285,8 +285,6 @@ class Layers:
     """What every render of one language, seat count and stage starts from."""
 
     base: Image.Image
-    encoder: BandEncoder
-    """Encodes a picture drawn over ``base``, reusing the bands it leaves as they are."""
 
 
 @cache
@@ -295,12 +293,7 @@ def static_layers(lang: str, seats: int, final: bool = False) -> Layers:
     base = Image.new("RGB", (WIDTH, canvas_height(seats)), PAPER)
     base.paste(_island(), (0, 0))
     _draw_legend_frame(base, lang, seats, final)
-    return Layers(base, BandEncoder(palette(), base))
-
-
-def encoder(lang: str, seats: int, final: bool = False) -> BandEncoder:
-    """The PNG encoder of boards drawn over that static layer."""
-    return static_layers(lang, seats, final).encoder
+    return Layers(base)
 
 
 @cache
@@ -452,7 +445,7 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
     """PNG bytes of the public board (or of the board as the view's seat sees it), with what
     changed (``highlight``) ringed."""
     image = canvas(view, lang, names, highlight=highlight)
-    return encoder(lang, len(view["seats"]), bool(view["finished"])).encode(image)
+    return encode(palette(), image)
 
 
 def item_number(item_id: str) -> int:

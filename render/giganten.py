@@ -68,7 +68,7 @@ from render.giganten_art import (
 )
 from render.giganten_hand import hand_canvas, hand_palette
 from render.i18n import number, t
-from render.palette import BandEncoder, Design, Palette, build
+from render.palette import Design, Palette, build, encode
 from rules.data import load
 
 DATA = load("giganten_data.json")
@@ -210,13 +210,6 @@ def static_base(lang: str, seats: int, finished: bool) -> Image.Image:
     _draw_legend_frame(draw, layout, lang, finished)
     _draw_key(base, draw, layout, lang)
     return base
-
-
-@cache
-def encoder(lang: str, seats: int, finished: bool) -> BandEncoder:
-    """The encoder of pictures drawn over that static base (it reuses the bands left as they
-    are)."""
-    return BandEncoder(palette(), static_base(lang, seats, finished))
 
 
 @cache
@@ -405,7 +398,7 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
     """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board), with
     what changed (``highlight``) ringed."""
     image = canvas(view, lang, names, highlight=highlight)
-    return encoder(lang, len(view["seats"]), bool(view["finished"])).encode(image)
+    return encode(palette(), image)
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",

@@ -43,7 +43,7 @@ from render.common import (
     text_lang,
 )
 from render.i18n import t
-from render.palette import BandEncoder, Design, Palette, blend, build
+from render.palette import Design, Palette, blend, build, encode
 from rules.data import load
 
 S = 80
@@ -248,9 +248,6 @@ class Layers:
     empty: Image.Image
     """The base with the overlay on it: copied for each render, which lays the overlay again
     only where it draws under it (see ``_draw_under_overlay``)."""
-    encoder: BandEncoder
-    """Encodes a picture drawn over the base and overlay, reusing the bands it leaves as they
-    are."""
 
 
 @cache
@@ -262,12 +259,7 @@ def static_layers(lang: str, seats: int) -> Layers:
     overlay = _overlay()
     empty = base.copy()
     empty.paste(overlay, (0, 0), overlay)
-    return Layers(base, overlay, empty, BandEncoder(palette(), empty))
-
-
-def encoder(lang: str, seats: int, final: bool = False) -> BandEncoder:
-    """The PNG encoder of boards drawn over that static layer (the same at the end)."""
-    return static_layers(lang, seats).encoder
+    return Layers(base, overlay, empty)
 
 
 @cache
@@ -354,7 +346,7 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the public board, with what changed (``highlight``) ringed."""
     image = canvas(view, lang, names, highlight=highlight)
-    return encoder(lang, len(view["seats"])).encode(image)
+    return encode(palette(), image)
 
 
 def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:

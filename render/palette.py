@@ -13,8 +13,9 @@ that would take a design colour's place is left out, and two design colours that
 cell are an error), and checked against Pillow itself when it is built.
 
 The encoder writes the PNG itself: palette rows without filters (as Pillow writes them), deflated
-in bands of rows, each band flushed so that it stands on its own. A band that is the same as in
-the picture's static layer reuses that band's compressed bytes, so a render deflates only the
+in bands of rows, each band flushed so that it stands on its own. Bands are kept by their
+content (:class:`Bands`): a band the same as in an earlier picture (the static layer, the
+game's previous board) reuses its compressed bytes, so a render maps and deflates only the
 bands its pieces and values touch.
 """
 
@@ -23,9 +24,12 @@ from __future__ import annotations
 import struct
 import threading
 import zlib
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
+import xxhash
 from PIL import Image
 
 RGB = tuple[int, int, int]
@@ -83,6 +87,11 @@ class Palette:
     """How many of the first entries are design colours."""
     image: Image.Image = field(repr=False)
     plte: bytes = field(repr=False)
+
+    @cached_property
+    def ident(self) -> int:
+        """The palette in a band's key: two palettes with the same entries share bands."""
+        return xxhash.xxh3_64_intdigest(self.plte)
 
     def quantize(self, picture: Image.Image) -> Image.Image:
         """``picture`` (RGB) as a palette image of these entries, each pixel the nearest entry
@@ -184,59 +193,109 @@ _FINAL = b"\x03\x00"
 """An empty last block: it ends a deflate stream whose blocks were all flushed."""
 
 
-def encode(palette: Palette, picture: Image.Image) -> bytes:
-    """PNG bytes of ``picture`` (RGB) with ``palette``, deflated in one piece."""
-    indexed = palette.quantize(picture)
-    data = _rows(indexed.tobytes(), picture.width, 0, picture.height)
-    return _png(palette, picture.size, zlib.compress(data, LEVEL))
+_Band = tuple[bytes, int, int]
+"""A band's deflated rows, their Adler-32 and their length."""
+BAND_BUDGET = 48 * 1024 * 1024
+"""Bytes of compressed bands kept per process: the bands of some hundreds of boards."""
+BAND_OVERHEAD = 160
+"""What the cache spends on a band besides its bytes (key, tuple, dictionary slot)."""
 
+class Bands:
+    """Compressed bands by their content: an LRU of this process's, bounded in bytes.
 
-class BandEncoder:
-    """The PNG encoder for pictures drawn over one static layer (``reference``, RGB).
-
-    The reference is mapped to the palette once, when first needed; each band's compressed
-    bytes are kept once a picture first leaves that band as it is. Per process, like every
-    cache here; a race between threads only does the same work twice.
+    A band's key is the palette, the picture's width and a 128-bit hash of the band's RGB
+    bytes (xxHash's XXH3: it hashes a board in a fraction of a millisecond); its value, the
+    band's rows deflated on their own with their Adler-32 and length. A board moves a few pieces
+    a move, so most of its bands are found: those left as in the static layer (shared by every
+    game of that kind) and those left as in the game's previous picture (the render pool sends
+    each game's pictures to the same worker for that). A race between threads only does the
+    same work twice.
     """
 
-    def __init__(self, palette: Palette, reference: Image.Image, band: int = BAND) -> None:
-        self.palette = palette
-        self.reference = reference
-        self.band = band
-        self._raw: bytes | None = None
-        self._bands: dict[int, tuple[bytes, int, int]] = {}
+    def __init__(self, budget: int = BAND_BUDGET) -> None:
+        self.budget = budget
+        self.size = 0
+        self.found = 0
+        """Bands found (statistics for benchmarks and tests)."""
+        self.made = 0
+        """Bands quantized and deflated."""
+        self._kept: OrderedDict[tuple[int, int, int], _Band] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _reference_raw(self) -> bytes:
-        if self._raw is None:
-            with self._lock:
-                if self._raw is None:
-                    self._raw = self.palette.quantize(self.reference).tobytes()
-        return self._raw
+    def __len__(self) -> int:
+        return len(self._kept)
 
-    def encode(self, picture: Image.Image) -> bytes:
-        """PNG bytes of ``picture``, which must have the reference's size."""
-        if picture.size != self.reference.size:
-            raise ValueError(f"picture {picture.size} is not the layer's {self.reference.size}")
-        width, height = picture.size
-        raw = self.palette.quantize(picture).tobytes()
-        ref = self._reference_raw()
-        step = width * self.band
-        deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-        parts = [_ZLIB_HEADER]
-        adler = 1
-        for n, top in enumerate(range(0, height, self.band)):
-            bottom = min(top + self.band, height)
-            same = raw[n * step:(n + 1) * step] == ref[n * step:(n + 1) * step]
-            kept = self._bands.get(n) if same else None
-            if kept is None:
-                rows = _rows(raw, width, top, bottom)
-                kept = (deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH),
-                        zlib.adler32(rows), len(rows))
-                if same:
-                    self._bands[n] = kept
-            parts.append(kept[0])
-            adler = _adler_combine(adler, kept[1], kept[2])
-        parts.append(_FINAL)
-        parts.append(struct.pack(">I", adler))
-        return _png(self.palette, picture.size, b"".join(parts))
+    def get(self, key: tuple[int, int, int]) -> _Band | None:
+        with self._lock:
+            band = self._kept.get(key)
+            if band is not None:
+                self._kept.move_to_end(key)
+            return band
+
+    def put(self, key: tuple[int, int, int], band: _Band) -> None:
+        with self._lock:
+            if key in self._kept:
+                return
+            self._kept[key] = band
+            self.size += len(band[0]) + BAND_OVERHEAD
+            while self.size > self.budget and self._kept:
+                _, old = self._kept.popitem(last=False)
+                self.size -= len(old[0]) + BAND_OVERHEAD
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.size = 0
+
+
+BANDS = Bands()
+"""This process's bands, shared by every picture it encodes."""
+
+
+def encode(palette: Palette, picture: Image.Image, bands: Bands = BANDS) -> bytes:
+    """PNG bytes of ``picture`` (RGB) with ``palette``: its bands looked up by content, and
+    only the missing ones mapped to the palette and deflated."""
+    if picture.mode != "RGB":
+        raise ValueError(f"a {picture.mode} picture: the encoder takes RGB")
+    width, height = picture.size
+    rgb = memoryview(picture.tobytes())
+    step = width * 3 * BAND
+    keys = [(palette.ident, width, xxhash.xxh3_128_intdigest(rgb[at:at + step]))
+            for at in range(0, len(rgb), step)]
+    found: list[_Band | None] = [bands.get(key) for key in keys]
+    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    made: dict[tuple[int, int, int], _Band] = {}
+    """Bands made for this picture: one that comes again in it is made once."""
+    n = 0
+    while n < len(found):
+        if found[n] is not None:
+            bands.found += 1
+            n += 1
+            continue
+        end = n
+        while end < len(found) and found[end] is None:
+            end += 1
+        top, bottom = n * BAND, min(end * BAND, height)
+        raw = palette.quantize(picture.crop((0, top, width, bottom))).tobytes()
+        for m in range(n, end):
+            band = made.get(keys[m])
+            if band is None:
+                rows = _rows(raw, width, m * BAND - top, min((m + 1) * BAND, height) - top)
+                band = made[keys[m]] = (
+                    deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH),
+                    zlib.adler32(rows), len(rows))
+                bands.put(keys[m], band)
+                bands.made += 1
+            else:
+                bands.found += 1
+            found[m] = band
+        n = end
+    parts = [_ZLIB_HEADER]
+    adler = 1
+    for band in found:
+        assert band is not None
+        parts.append(band[0])
+        adler = _adler_combine(adler, band[1], band[2])
+    parts.append(_FINAL)
+    parts.append(struct.pack(">I", adler))
+    return _png(palette, picture.size, b"".join(parts))

@@ -268,24 +268,21 @@ def bench_render(module: GameModule, record: str) -> None:
         bench_render_view(renderer, module.view(game.state, None), label)
 
 
-def band_encoder(renderer: Any, view: dict[str, Any]) -> palette.BandEncoder:
-    """The encoder ``renderer.board`` uses for this view (its static layer's)."""
-    return renderer.encoder(  # type: ignore[no-any-return]
-        "en", len(view["seats"]), bool(view["finished"]))
-
-
 def bench_render_view(renderer: Any, view: dict[str, Any], label: str) -> None:
     renderer.board(view)  # the first render builds the static layer, palette and bands once
     image = renderer.canvas(view)
-    encoder = band_encoder(renderer, view)
-    indexed = encoder.palette.quantize(image)
+    design: palette.Palette = renderer.palette()
+    indexed = design.quantize(image)
     raw = palette._rows(indexed.tobytes(), image.width, 0, image.height)
     show(f"render {label}: canvas (pieces on cache)", timed(lambda: renderer.canvas(view), 10))
     show(f"render {label}:   floor, image.copy() of it", timed(image.copy, 10))
     show(f"render {label}: board (canvas + PNG)", timed(lambda: renderer.board(view), 10))
-    show(f"render {label}: the board's PNG encode", timed(lambda: encoder.encode(image), 10))
-    show(f"render {label}:   of it, palette quantize",
-         timed(lambda: encoder.palette.quantize(image), 10))
+    show(f"render {label}: the board's PNG encode, its bands kept",
+         timed(lambda: palette.encode(design, image), 10))
+    show(f"render {label}: the board's PNG encode, no band kept",
+         timed(lambda: palette.encode(design, image, palette.Bands()), 10))
+    show(f"render {label}:   palette quantize, whole picture",
+         timed(lambda: design.quantize(image), 10))
     show(f"render {label}:   zlib level 1, whole picture",
          timed(lambda: zlib.compress(raw, palette.LEVEL), 10))
     show(f"render {label}: bare PNG save, same canvas", timed(lambda: bare_png(image), 5))

@@ -324,9 +324,7 @@ async def live(games: int, interval: float, seconds: float, workers: int | None 
 
 
 def _workers(renders: RenderPool) -> list[int]:
-    pool = getattr(renders, "_pool", None)
-    processes = getattr(pool, "_processes", None) or {}
-    return list(processes)
+    return renders.pids
 
 
 def _cpu_main() -> float:
@@ -346,7 +344,8 @@ async def _templates(path: Path, seed: int) -> tuple[list[int], list[int]]:
     store = await Store.open(path, synchronous="NORMAL")
     host = Host(store, seed_source=itertools.count(seed).__next__)
     rng = random.Random(seed)
-    running, finished = [], []
+    running: list[int] = []
+    finished: list[int] = []
     channel = itertools.count(1)
     for kind in KINDS:
         for moves in (10, 60):

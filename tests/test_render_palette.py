@@ -178,22 +178,56 @@ def pixels_of(png: bytes) -> bytes:
     return image.tobytes()
 
 
-def test_band_encoder_decodes_to_the_mapped_picture_and_reuses_clean_bands() -> None:
+def test_bands_decode_to_the_mapped_picture_and_are_kept_by_content() -> None:
     built = makemake.palette()
+    bands = palette.Bands()
     reference = Image.new("RGB", (301, 77), makemake.SEA)
     reference.paste(makemake.LAND, (20, 10, 280, 60))
-    encoder = palette.BandEncoder(built, reference, band=8)
     picture = reference.copy()
     picture.paste(makemake.INK, (40, 30, 90, 35))
-    kept = []
-    for image in (picture, picture, reference, picture):
-        png = encoder.encode(image)
+    made = []
+    for image in (reference, picture, picture, reference):
+        png = palette.encode(built, image, bands)
         assert pixels_of(png) == built.quantize(image).tobytes()
-        assert png == encoder.encode(image)
-        kept.append(len(encoder._bands))
-    assert kept == [10 - 2, 10 - 2, 10, 10]  # the ink crosses rows 30-34: bands 3 and 4
+        assert png == palette.encode(built, image, palette.Bands()), "as if encoded afresh"
+        made.append(bands.made)
+    # 10 bands of 8 rows (the last shorter); the ink crosses rows 30-34: bands 3 and 4
+    assert made[1] - made[0] == 2 and made[2] == made[1] and made[3] == made[1]
+    assert bands.found + bands.made == 40
+
+
+def test_bands_belong_to_their_palette_and_width() -> None:
+    bands = palette.Bands()
+    image = Image.new("RGB", (64, 16), makemake.SEA)
+    palette.encode(makemake.palette(), image, bands)
+    palette.encode(giants.palette(), image, bands)
+    palette.encode(makemake.palette(), Image.new("RGB", (32, 32), makemake.SEA), bands)
+    assert bands.made == 3, "another palette, another width: bands of their own (and a band" \
+        " that comes again in a picture is made once)"
+    for built, size in ((makemake.palette(), (64, 16)), (giants.palette(), (64, 16)),
+                        (makemake.palette(), (32, 32))):
+        png = palette.encode(built, Image.new("RGB", size, makemake.SEA), bands)
+        assert pixels_of(png) == built.quantize(Image.new("RGB", size, makemake.SEA)).tobytes()
+
+
+def test_bands_stay_within_their_budget() -> None:
+    bands = palette.Bands(budget=4000)
+    built = makemake.palette()
+    for shade in range(40):
+        image = Image.new("RGB", (200, 64), (shade * 5, 90, 120))
+        png = palette.encode(built, image, bands)
+        assert pixels_of(png) == built.quantize(image).tobytes()
+        assert bands.size <= bands.budget
+    assert 0 < len(bands) < 40
+    image = Image.new("RGB", (200, 64), (0, 90, 120))
+    before = bands.made
+    palette.encode(built, image, bands)
+    assert bands.made == before + 1, "the oldest bands were dropped"
+
+
+def test_the_encoder_takes_rgb_only() -> None:
     with pytest.raises(ValueError):
-        encoder.encode(Image.new("RGB", (300, 77)))
+        palette.encode(makemake.palette(), Image.new("RGBA", (8, 8)))
 
 
 def test_band_stream_checks_out_with_zlib() -> None:

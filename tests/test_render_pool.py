@@ -3,6 +3,7 @@ drawn once; a broken pool costs no picture."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import pickle
 import signal
@@ -14,7 +15,7 @@ import pytest
 from bot.host.sessions import Host
 from bot.host.store import Store
 from bot.table import Picture, desired
-from bot.table.pool import BOARDS, GIVE_UP, RenderPool, cores
+from bot.table.pool import BOARDS, GIVE_UP, SPILL, RenderPool, cores
 from rules.registry import GAME_NAMES, game_module
 
 
@@ -124,3 +125,30 @@ async def test_a_screen_is_never_kept_for_another_game(tmp_path: Path) -> None:
         assert keys[0][0] != keys[1][0]
     finally:
         await store.close()
+
+
+async def test_a_games_pictures_go_to_one_worker_unless_it_is_busy() -> None:
+    """A game's worker keeps the bands of its previous pictures, so each game has one; a
+    worker with a queue hands that game's picture to the least busy one."""
+    pool = RenderPool(2)
+    try:
+        first = {game: await pool.draw(os.getpid, game=game) for game in (4, 5, 6, 7)}
+        assert first[4] == first[6] != first[5] == first[7]
+        assert {await pool.draw(os.getpid, game=4) for _ in range(3)} == {first[4]}
+        busy = pool._slots[4 % 2]
+        assert busy is not None
+        loop = asyncio.get_running_loop()
+        queued = {-n: loop.create_future() for n in range(1, SPILL + 1)}
+        busy.waiting.update(queued)
+        assert await pool.draw(os.getpid, game=4) == first[5], "the least busy worker"
+        for number in queued:
+            del busy.waiting[number]
+        assert await pool.draw(os.getpid, game=4) == first[4], "its own again"
+    finally:
+        pool.close()
+
+
+async def test_a_failing_picture_raises_its_error_here(pool: RenderPool) -> None:
+    with pytest.raises(ZeroDivisionError):
+        await pool.draw(divmod, 1, 0)
+    assert await pool.draw(os.getpid) != os.getpid(), "the worker goes on"

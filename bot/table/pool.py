@@ -1,28 +1,43 @@
-"""Where pictures are drawn: a pool of worker processes beside the bot, one per core.
+"""Where pictures are drawn: worker processes beside the bot, one per core.
 
 Drawing and encoding a board is pure CPU under Python's GIL: in the bot's own process it would
 hold up the event loop (every other game's moves, Discord's heartbeat) and use one core only.
 So a :class:`~bot.table.Picture` names a module-level function and plain arguments (a view,
 a language, names), which pickle, and :class:`RenderPool` runs it in a worker process. Each
-worker keeps its own caches (static board layers, fonts), built once by :func:`_warm` when it
-starts. AI decisions do not go here: they have their threads, so a burst of renders never
-queues a decision behind it, nor the other way round.
+worker keeps its own caches (static board layers, fonts, and the compressed bands of recent
+pictures, :class:`render.palette.Bands`), built once by :func:`_warm` when it starts. AI
+decisions do not go here: they have their threads, so a burst of renders never queues a
+decision behind it, nor the other way round.
 
-``workers=0`` draws in a thread of the bot's own process (tests, small servers); a pool that
-breaks (a worker killed) is replaced, and the picture that met it is drawn in a thread; one
-that broke :data:`GIVE_UP` times gives way to threads for good.
+A game's pictures go to the same worker (its id picks one), so that worker's band cache holds
+that game's previous board and screens, and a move re-encodes only the bands it changed. A
+worker with a long queue hands its game to the least busy one for that picture.
+
+Each worker is a process on a socket pair, read by the event loop itself: a request is a
+pickled ``(number, art, args, kwargs)`` behind its length, the answer ``(number, ok, value)``.
+No thread of the bot's process waits on the workers (a ``ProcessPoolExecutor`` has two per
+pool, which the event loop's thread then queues behind for the GIL).
+
+``workers=0`` draws in a thread of the bot's own process (tests, small servers); a worker that
+dies (killed) is replaced, and the picture that met it is drawn in a thread; a pool whose
+workers died :data:`GIVE_UP` times gives way to threads for good.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import logging
 import multiprocessing
 import os
+import pickle
+import socket
+import struct
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from bot.table import Picture
@@ -35,10 +50,14 @@ KEEP = 32
 """Recent pictures kept by their key: a picture wanted twice (the board that closes a stage's
 message and opens the next one's) is drawn once."""
 GIVE_UP = 3
-"""A pool that broke this often is not started again: pictures are drawn in threads."""
+"""Workers that died this often are not started again: pictures are drawn in threads."""
+SPILL = 4
+"""A game's worker with this many more pictures waiting than the least busy worker hands
+that picture to the least busy one (its bands are then encoded afresh there)."""
 PRELOAD = ("render.giants", "render.giganten", "render.makemake", "render.giants_screen",
            "render.giganten_hand")
 """Imported once by the fork server, so each new worker starts with them loaded."""
+_LENGTH = struct.Struct("!I")
 
 
 def cores() -> int:
@@ -53,6 +72,10 @@ BOARDS: dict[str, Callable[..., bytes]] = {
     "giants": giants.board, "giganten": giganten.board, "makemake": makemake.board}
 
 
+class WorkerDied(RuntimeError):
+    """The worker drawing a picture ended before answering."""
+
+
 def _warm() -> None:
     """A new worker draws each game's opening board once (its static layer and fonts are
     cached then), so no move waits for that."""
@@ -62,9 +85,101 @@ def _warm() -> None:
         board(module.view(module.new(seats, None, seed=0), None))
 
 
-def _draw(art: Callable[..., bytes | None], args: tuple[Any, ...],
-          kwargs: dict[str, Any]) -> bytes | None:
-    return art(*args, **kwargs)
+def _read(conn: socket.socket, size: int) -> bytes | None:
+    chunks = []
+    while size:
+        chunk = conn.recv(min(size, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _serve(conn: socket.socket) -> None:
+    """A worker's life: warm up, then draw each request in turn until the bot hangs up."""
+    _warm()
+    while True:
+        head = _read(conn, _LENGTH.size)
+        if head is None:
+            return
+        body = _read(conn, _LENGTH.unpack(head)[0])
+        if body is None:
+            return
+        number, art, args, kwargs = pickle.loads(body)
+        try:
+            answer = (number, True, art(*args, **kwargs))
+        except Exception as error:  # the bot logs it and shows the message without
+            answer = (number, False, error)
+        try:
+            data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as error:
+            data = pickle.dumps((number, False, RuntimeError(repr(error))))
+        conn.sendall(_LENGTH.pack(len(data)) + data)
+
+
+class _Reader(asyncio.Protocol):
+    """The bot's end of one worker's socket: frames in, futures settled."""
+
+    def __init__(self, worker: _Worker) -> None:
+        self.worker = worker
+        self.buffer = bytearray()
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        while len(self.buffer) >= _LENGTH.size:
+            size = _LENGTH.unpack_from(self.buffer)[0]
+            end = _LENGTH.size + size
+            if len(self.buffer) < end:
+                return
+            number, ok, value = pickle.loads(memoryview(self.buffer)[_LENGTH.size:end])
+            del self.buffer[:end]
+            self.worker.answer(number, ok, value)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.worker.lost()
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: BaseProcess
+    sock: socket.socket
+    transport: asyncio.Transport | None = None
+    connected: asyncio.Future[None] | None = None
+    waiting: dict[int, asyncio.Future[Any]] = field(default_factory=dict)
+    alive: bool = True
+    stopped: bool = False
+    """Stopped by the pool: what it was drawing is dropped, not drawn elsewhere."""
+
+    def answer(self, number: int, ok: bool, value: Any) -> None:
+        future = self.waiting.pop(number, None)
+        if future is None or future.done():
+            return
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+    def lost(self) -> None:
+        self.alive = False
+        waiting, self.waiting = self.waiting, {}
+        for future in waiting.values():
+            if future.done():
+                continue
+            if self.stopped:
+                future.cancel()
+            else:
+                future.set_exception(WorkerDied(f"render worker {self.process.pid} ended"))
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.alive = False
+        if self.transport is not None:
+            with contextlib.suppress(RuntimeError):  # its event loop is already closed
+                self.transport.close()
+        self.sock.close()
+        with contextlib.suppress(Exception):
+            self.process.terminate()
 
 
 class RenderPool:
@@ -73,30 +188,65 @@ class RenderPool:
     def __init__(self, workers: int | None = None) -> None:
         """``workers``: processes (None: one per core; 0: a thread of this process)."""
         self.workers = cores() if workers is None else workers
-        self._pool: ProcessPoolExecutor | None = None
+        self._slots: list[_Worker | None] = []
+        self._numbers = itertools.count()
         self.drawn = 0
         """Pictures drawn: benchmarks and tests read it."""
         self.broken = 0
-        """How often the pool broke (a worker killed, or none could start)."""
+        """How often a worker died (killed, or none could start)."""
         self._recent: OrderedDict[tuple[str, str], bytes | None] = OrderedDict()
 
-    def _executor(self) -> Executor | None:
-        if self.workers <= 0:
-            return None
-        if self._pool is None:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(list(PRELOAD))
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                             initializer=_warm)
-        return self._pool
+    @property
+    def pids(self) -> list[int]:
+        """The running workers' process ids (benchmarks read their CPU)."""
+        return [w.process.pid for w in self._slots
+                if w is not None and w.alive and w.process.pid is not None]
+
+    def _spawn(self) -> _Worker:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(list(PRELOAD))
+        ours, theirs = socket.socketpair()
+        process = context.Process(target=_serve, args=(theirs,), daemon=True,
+                                  name="render worker")
+        try:
+            process.start()
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        return _Worker(process, ours)
 
     def start(self) -> None:
         """Start the workers now (they warm up while the bot connects), not at the first
         picture."""
-        pool = self._executor()
-        if pool is not None:
-            for _ in range(self.workers):
-                pool.submit(os.getpid)
+        while len(self._slots) < self.workers:
+            self._slots.append(self._spawn())
+
+    async def _worker(self, game: int) -> _Worker | None:
+        """The worker for a picture of ``game`` (None: draw in a thread)."""
+        if self.workers <= 0:
+            return None
+        self.start()
+        index = game % self.workers
+        least = min(range(self.workers), key=lambda i: self._load(i))
+        if self._load(index) >= self._load(least) + SPILL:
+            index = least
+        worker = self._slots[index]
+        if worker is None or not worker.alive:
+            worker = self._slots[index] = self._spawn()
+        if worker.connected is None:  # once: pictures asked for at once share it
+            worker.connected = asyncio.ensure_future(self._connect(worker))
+        await asyncio.shield(worker.connected)
+        return worker
+
+    @staticmethod
+    async def _connect(worker: _Worker) -> None:
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_connection(lambda: _Reader(worker), sock=worker.sock)
+        worker.transport = transport
+
+    def _load(self, index: int) -> int:
+        worker = self._slots[index] if index < len(self._slots) else None
+        return len(worker.waiting) if worker is not None and worker.alive else 0
 
     async def picture(self, picture: Picture) -> bytes | None:
         """The picture's PNG (None: nothing to show), drawn unless it was just drawn."""
@@ -104,39 +254,50 @@ class RenderPool:
         if key in self._recent:
             self._recent.move_to_end(key)
             return self._recent[key]
-        png = await self.draw(picture.art, *picture.args, **picture.kwargs)
+        png = await self.draw(picture.art, *picture.args, game=picture.game, **picture.kwargs)
         self._recent[key] = png
         while len(self._recent) > KEEP:
             self._recent.popitem(last=False)
         return png
 
-    async def draw(self, art: Callable[..., bytes | None], *args: Any,
-                   **kwargs: Any) -> bytes | None:
-        """``art(*args, **kwargs)`` in a worker: the PNG, or None (nothing to show)."""
+    async def draw(self, art: Callable[..., Any], *args: Any, game: int = 0,
+                   **kwargs: Any) -> Any:
+        """``art(*args, **kwargs)`` in a worker (the one of ``game``): the PNG, or None
+        (nothing to show)."""
         self.drawn += 1
-        loop = asyncio.get_running_loop()
-        pool = self._executor()
-        if pool is None:
+        worker = await self._worker(game)
+        if worker is None:
             return await asyncio.to_thread(art, *args, **kwargs)
+        number = next(self._numbers)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        worker.waiting[number] = future
+        data = pickle.dumps((number, art, args, kwargs), protocol=pickle.HIGHEST_PROTOCOL)
+        assert worker.transport is not None
+        worker.transport.write(_LENGTH.pack(len(data)) + data)
         try:
-            return await loop.run_in_executor(pool, _draw, art, args, kwargs)
-        except BrokenProcessPool:
-            self._shutdown()
-            self.broken += 1
-            if self.broken >= GIVE_UP:
-                log.error("the render pool broke %d times; drawing in this process from now"
-                          " on", self.broken)
-                self.workers = 0
-            else:
-                log.warning("the render pool broke; starting a new one")
+            return await future
+        except WorkerDied:
+            self._died(worker)
             return await asyncio.to_thread(art, *args, **kwargs)
 
-    def _shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+    def _died(self, worker: _Worker) -> None:
+        if worker not in self._slots:
+            return  # already counted, by another picture it was drawing
+        self.broken += 1
+        self._slots[self._slots.index(worker)] = None
+        worker.stop()
+        if self.broken >= GIVE_UP:
+            log.error("render workers died %d times; drawing in this process from now on",
+                      self.broken)
+            self.close()
+            self.workers = 0
+        else:
+            log.warning("a render worker died; starting a new one")
 
     def close(self) -> None:
         """Stop the workers (pictures still being drawn are dropped: the next start
         reconciles every game anyway)."""
-        self._shutdown()
+        slots, self._slots = self._slots, []
+        for worker in slots:
+            if worker is not None:
+                worker.stop()
