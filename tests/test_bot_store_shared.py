@@ -14,8 +14,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
+import asyncpg
 import pytest
 
+import bot.host.store._postgres as postgres_module
 from bot.host.clock import ManualClock, iso
 from bot.host.store import (
     CLAIM_LEASE,
@@ -190,6 +192,29 @@ async def test_a_game_lock_goes_with_the_connection_of_a_process_that_dies(
     leave.set()
     await asyncio.wait_for(holder, WAIT)  # the block ends without an error, and says so
     assert "game 7: its lock's connection was lost while the lock was held" in caplog.text
+
+
+@pytest.mark.postgres
+async def test_closing_does_not_wait_forever_for_a_lock_another_process_holds(
+        postgres: PostgresBackend, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(postgres_module, "CLOSE_LOCKS_WITHIN", 0.0)
+    holder, closing = [await PostgresStore.open(postgres.url, clock, pool_size=2)
+                       for _ in range(2)]
+    try:
+        async with holder.game_lock(7):
+            async def waiting() -> None:
+                async with closing.game_lock(7):
+                    pass
+
+            waiter = asyncio.create_task(waiting())
+            await until(lambda: _is(advisory_waiters(postgres), 1))
+            await asyncio.wait_for(closing.close(), WAIT)
+            with pytest.raises(asyncpg.ConnectionDoesNotExistError):  # its connection was cut
+                await asyncio.wait_for(waiter, WAIT)
+        assert await advisory_waiters(postgres) == 0
+    finally:
+        await holder.close()
+        await closing.close()
 
 
 async def _is(count: Awaitable[int], wanted: int) -> bool:

@@ -90,6 +90,9 @@ RATINGS_LOCK = 0x72617469
 """The first key of the transaction lock that serialises rating updates of one server and
 game (the second is a hash of both): two games finishing at once must not both start from
 the same ratings."""
+CLOSE_LOCKS_WITHIN = 10.0
+"""Seconds :meth:`PostgresStore.close` waits for the game locks to be handed back before it
+cuts their connections (the server then drops the locks)."""
 RECONNECT_AFTER = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)
 """Seconds before each try to open the listening connection again (the last one repeats)."""
 
@@ -270,7 +273,12 @@ class PostgresStore(Store):
             listening, self._listening = self._listening, None
             listening.remove_termination_listener(self._dropped)
             await listening.close()
-        await self._locks.close()
+        try:  # a block holding a lock ends soon; one still waiting for a lock may not
+            await asyncio.wait_for(self._locks.close(), CLOSE_LOCKS_WITHIN)
+        except TimeoutError:
+            log.warning("closing the store: game locks still held or awaited after %s s; "
+                        "their connections are cut", CLOSE_LOCKS_WITHIN)
+            self._locks.terminate()
         await self._pool.close()
 
     async def _rows(self, sql: str, *args: Any) -> list[asyncpg.Record]:
@@ -352,8 +360,8 @@ class PostgresStore(Store):
 
     def _heard(self, db: object, pid: int, channel: str, payload: object) -> None:
         game, _, token = str(payload).partition(":")
-        if token == self.token:
-            return
+        if token == self.token or not game.isdecimal():
+            return  # our own change, or nothing a store of ours sent
         self._call(int(game))
 
     def _call(self, game_id: int) -> None:
