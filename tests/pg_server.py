@@ -75,16 +75,23 @@ def find_binaries() -> Path:
     return usable[OLDEST] if OLDEST in usable else usable[max(usable)]
 
 
-def _runner() -> list[str]:
-    """The command prefix that runs the server's programs unprivileged (nothing unless root)."""
+def _runner() -> tuple[list[str], pwd.struct_passwd | None]:
+    """The command prefix that runs the server's programs unprivileged, and the user it runs
+    them as (nothing and None unless root)."""
     if os.geteuid() != 0:
-        return []
+        return [], None
     for name in ("postgres", "nobody"):
         try:
-            pwd.getpwnam(name)
+            user = pwd.getpwnam(name)
         except KeyError:
             continue
-        return ["runuser", "-u", name, "--"]
+        if shutil.which("runuser"):
+            return ["runuser", "-u", name, "--"], user
+        if shutil.which("setpriv"):
+            return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
+                    "--init-groups", "--"], user
+        pytest.fail("running as root, and neither runuser nor setpriv is there to run the "
+                    f"test server as {name}", pytrace=False)
     pytest.fail("running as root, and neither a postgres nor a nobody user exists to run "
                 "the test server as", pytrace=False)
 
@@ -137,12 +144,11 @@ def pg_server() -> Iterator[Server]:
     """One server for this test process, in a folder of its own under the system's temporary
     folder (short enough for a socket path, and open to the server's user)."""
     binaries = find_binaries()
-    prefix = _runner()
+    prefix, user = _runner()
     folder = Path(tempfile.mkdtemp(prefix="rapanui-pg-"))
     try:
-        if prefix:
-            user = prefix[2]
-            shutil.chown(folder, user=user, group=pwd.getpwnam(user).pw_gid)
+        if user is not None:
+            os.chown(folder, user.pw_uid, user.pw_gid)
         server = Server(folder, binaries, prefix, itertools.count(1))
         server.start()
         try:
