@@ -331,8 +331,6 @@ def _truncate(db: sqlite3.Connection) -> None:
         log.warning("closing the store without a checkpoint: %s", exc)
 
 
-# --- the database file, for the commands that do not run the bot --------------------------------
-
 class SqliteStore(Store):
     """The games in a SQLite file. Open with :meth:`open`, close with :meth:`close`.
 
