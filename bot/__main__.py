@@ -13,12 +13,14 @@ import asyncio
 import logging
 import os
 import signal
+import socket
 import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import aiohttp
+import asyncpg
 import discord
 
 from bot import create_bot
@@ -31,12 +33,14 @@ from bot.host.store import (
     InstanceLock,
     InstanceRunning,
     SchemaTooNew,
-    Store,
     backup,
     inspect,
+    inspect_postgres,
+    open_store,
     read_heartbeats,
+    read_postgres_heartbeats,
 )
-from bot.settings import VARIABLES, BadSettings, Settings
+from bot.settings import VARIABLES, BadSettings, Settings, database_target, redacted
 from render.assets import problems as asset_problems
 
 log = logging.getLogger("bot")
@@ -56,14 +60,20 @@ permission integer {INVITE_PERMISSIONS.value}).
 Optional: {", ".join(v.name for v in VARIABLES if v.name != "DISCORD_TOKEN")}
 (see docs/ADMIN.md, "Configuration"; `python -m bot check` checks them).
 """
+STORE_ERRORS = (SchemaTooNew, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError,
+                OSError)
+"""What opening or using the store may raise when the database is unusable (a connection
+refused or timed out is an ``OSError``)."""
 REFUSED_TOKEN = ("Discord refused DISCORD_TOKEN: reset the token in the Developer Portal's "
                  "Bot tab and set the new one.")
 COMMANDS = {
     "run": "run the bot (the default): until SIGTERM or SIGINT, then stop cleanly",
     "check": "check settings, database, catalogues and fonts without reaching Discord",
     "sync": "upload the slash commands (globally, or to GUILD_ID), or remove them (--clear)",
-    "backup": "write an online copy of the games database to PATH (safe while the bot runs)",
-    "health": "exit 0 while the running bot's heartbeat in the database is fresh, else 1",
+    "backup": "write an online copy of the SQLite games database to PATH (safe while the bot "
+              "runs)",
+    "health": "exit 0 while the running bot's heartbeat in the database is fresh, else 1 "
+              "(PostgreSQL: the bot on this host)",
 }
 
 
@@ -101,7 +111,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "backup":
         return backup_to(settings, args.path, args.force)
     if command == "health":
-        status, line = health(settings.db_path, settings.clock)
+        path = settings.sqlite_path
+        status, line = (health(path, settings.clock) if path is not None else
+                        health_postgres(str(settings.database), settings.clock,
+                                        socket.gethostname()))
         print(line)
         return status
     if not settings.token:
@@ -118,31 +131,47 @@ def main(argv: Sequence[str] | None = None) -> int:
 # --- run ---------------------------------------------------------------------------------------
 
 def run(settings: Settings) -> int:
-    """The bot until a signal stops it; refused (2) while another bot runs on the database."""
-    try:
-        lock = InstanceLock.take(settings.db_path)
-    except InstanceRunning as exc:
-        print(already_running(settings.db_path, exc.lock_path, system_clock), file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"cannot use the database folder of {settings.db_path} (GAMES_DB): {exc}",
-              file=sys.stderr)
-        return 1
+    """The bot until a signal stops it; refused (2) while another bot runs on the SQLite file
+    (PostgreSQL takes no instance lock: several bots may share one database)."""
+    path = settings.sqlite_path
+    lock = None
+    if path is not None:
+        try:
+            lock = InstanceLock.take(path)
+        except InstanceRunning as exc:
+            print(already_running(path, exc.lock_path, system_clock), file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(f"cannot use the database folder of {path} ({setting(settings)}): {exc}",
+                  file=sys.stderr)
+            return 1
     try:
         return asyncio.run(serve(settings))
-    except (SchemaTooNew, sqlite3.Error, OSError) as exc:
-        print(unusable(settings.db_path, exc), file=sys.stderr)
+    except STORE_ERRORS as exc:
+        print(unusable(settings, exc), file=sys.stderr)
         return 1
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
-def unusable(db_path: Path, exc: Exception) -> str:
+def setting(settings: Settings) -> str:
+    """The setting that names the database."""
+    return "DATABASE_URL" if settings.database_url is not None else "GAMES_DB"
+
+
+def where(target: Path | str) -> str:
+    """A database as the messages name it (a URL without its password)."""
+    return redacted(target) if isinstance(target, str) else str(target)
+
+
+def unusable(settings: Settings, exc: Exception) -> str:
     """Why the database cannot be opened, and what to do."""
+    name = where(settings.database)
     if isinstance(exc, SchemaTooNew):
-        return (f"{exc} ({db_path}): run the newer bot, or restore a backup made for this "
+        return (f"{exc} ({name}): run the newer bot, or restore a backup made for this "
                 "one (`python -m bot check` tells)")
-    return f"cannot open the database {db_path} (GAMES_DB): {exc}"
+    return f"cannot open the database {name} ({setting(settings)}): {exc}"
 
 
 def already_running(db_path: Path, lock_path: Path, clock: Clock) -> str:
@@ -221,10 +250,11 @@ async def sync(settings: Settings, clear: bool) -> int:
     assert settings.token is not None
     bot = create_bot(settings, serve=False)
     try:
-        store = await Store.open(settings.db_path, settings.clock,
-                                 synchronous=settings.sqlite_synchronous)
-    except (SchemaTooNew, sqlite3.Error, OSError) as exc:
-        print(unusable(settings.db_path, exc), file=sys.stderr)
+        store = await open_store(settings.database, settings.clock,
+                                 synchronous=settings.sqlite_synchronous,
+                                 pool_size=settings.pool_size)
+    except STORE_ERRORS as exc:
+        print(unusable(settings, exc), file=sys.stderr)
         return 1
     try:
         async with bot:
@@ -258,10 +288,16 @@ def where_name(where: str) -> str:
 # --- backup ------------------------------------------------------------------------------------
 
 def backup_to(settings: Settings, target: Path, force: bool) -> int:
+    path = settings.sqlite_path
+    if path is None:
+        print(f"backup copies a SQLite file, and DATABASE_URL names a PostgreSQL database "
+              f"({where(settings.database)}): back that up with PostgreSQL's own tools "
+              "(pg_dump)", file=sys.stderr)
+        return 1
     try:
-        written = backup(settings.db_path, target, force)
+        written = backup(path, target, force)
     except FileNotFoundError:
-        print(f"no database at {settings.db_path} (GAMES_DB): nothing to back up",
+        print(f"no database at {path} ({setting(settings)}): nothing to back up",
               file=sys.stderr)
         return 1
     except FileExistsError:
@@ -272,11 +308,11 @@ def backup_to(settings: Settings, target: Path, force: bool) -> int:
         print(f"cannot back up to {target}: {exc}", file=sys.stderr)
         return 1
     except (OSError, sqlite3.Error) as exc:
-        print(f"backing up {settings.db_path} to {target} failed: {exc}", file=sys.stderr)
+        print(f"backing up {path} to {target} failed: {exc}", file=sys.stderr)
         return 1
     games = "1 game" if written.games == 1 else f"{written.games} games"
     print(f"wrote {written.path}: {games}, {size(written.size)}, schema {written.version} "
-          f"(a copy of {settings.db_path})")
+          f"(a copy of {path})")
     return 0
 
 
@@ -299,7 +335,23 @@ def health(db_path: Path, clock: Clock) -> tuple[int, str]:
         return 1, f"down: cannot read {db_path} ({exc})"
     if not beats:
         return 1, "down: no heartbeat"
-    beat = beats[0]
+    return fresh(beats[0], clock)
+
+
+def health_postgres(url: str, clock: Clock, host: str) -> tuple[int, str]:
+    """:func:`health` for a PostgreSQL database that several bots share: the latest heartbeat
+    of a bot on ``host`` (a container's health check runs beside its bot)."""
+    try:
+        beats = asyncio.run(read_postgres_heartbeats(url))
+    except STORE_ERRORS as exc:
+        return 1, f"down: cannot read {redacted(url)} ({exc})"
+    mine = [beat for beat in beats if beat.host == host]
+    if not mine:
+        return 1, f"down: no heartbeat from {host}"
+    return fresh(mine[0], clock)
+
+
+def fresh(beat: Heartbeat, clock: Clock) -> tuple[int, str]:
     age = beat.age(clock())
     if age > HEARTBEAT * HEARTBEAT_STALE:
         return 1, f"stale: last heartbeat {ago(age)} ago (pid {beat.pid} on {beat.host})"
@@ -339,11 +391,21 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
     else:
         findings.append((False, "DISCORD_TOKEN is not set: the bot cannot log in (README, "
                          "\"Creating the Discord application\")"))
-    db_path = settings.db_path if settings is not None else values.get("db_path")
-    if db_path is None:
+    if settings is not None:
+        target: Path | str | None = settings.database
+    elif "database_url" not in values:
+        target = None
+        findings.append((False, "database not checked: DATABASE_URL is bad"))
+    elif values.get("database_url") is None and values.get("db_path") is None:
+        target = None
         findings.append((False, "database not checked: GAMES_DB is bad"))
     else:
-        findings += database_findings(db_path)
+        target = database_target(values.get("database_url"),
+                                 values.get("db_path") or Path())
+    if isinstance(target, Path):
+        findings += database_findings(target)
+    elif target is not None:
+        findings += postgres_findings(target)
     found = asset_problems()
     findings += [(False, line) for line in found]
     if not found:
@@ -357,6 +419,8 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
 def shown(value: object) -> str:
     if value is None:
         return "(unset)"
+    if isinstance(value, str) and "://" in value:
+        return redacted(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
@@ -400,6 +464,28 @@ def database_findings(path: Path) -> list[tuple[bool, str]]:
         findings.append((False, f"database {path} or its folder is not writable: the bot "
                          "needs to write both"))
     return findings
+
+
+def postgres_findings(url: str) -> list[tuple[bool, str]]:
+    """What ``check`` finds in a PostgreSQL database: that it answers, and its schema (read
+    only: nothing is created or migrated)."""
+    name = redacted(url)
+    try:
+        info = asyncio.run(inspect_postgres(url))
+    except STORE_ERRORS as exc:
+        return [(False, f"database {name} cannot be reached: {exc}")]
+    if info.pending < 0:
+        return [(False, f"database {name} has schema {info.version}, newer than this bot "
+                 f"({SCHEMA_VERSION}): run the newer bot, or restore a backup made for this "
+                 "one")]
+    if info.version == 0:
+        return [(True, f"database {name} is empty: the bot creates its tables")]
+    if info.pending:
+        migrations = "1 migration" if info.pending == 1 else f"{info.pending} migrations"
+        return [(True, f"database {name}: schema {info.version}, {migrations} pending (back "
+                 "it up with pg_dump first: the bot migrates it when it starts)")]
+    games = "1 game" if info.games == 1 else f"{info.games} games"
+    return [(True, f"database {name}: schema {info.version}, {games}")]
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from bot.exts import _answer, _group
 from bot.exts._items import ITEMS
 from bot.exts._outbox import Outbox
 from bot.host.sessions import Host
-from bot.host.store import Store
+from bot.host.store import Store, open_store
 from bot.settings import Settings
 from bot.table.pool import RenderPool
 from bot.translator import CatalogueTranslator
@@ -108,8 +108,9 @@ class GameBot(commands.Bot):
         if problems:
             raise RuntimeError("the shipped data is broken: " + "; ".join(problems))
         if self.serve:
-            self.store = await Store.open(self.settings.db_path, self.settings.clock,
-                                          synchronous=self.settings.sqlite_synchronous)
+            self.store = await open_store(self.settings.database, self.settings.clock,
+                                          synchronous=self.settings.sqlite_synchronous,
+                                          pool_size=self.settings.pool_size)
             await self.store.start_heartbeat(self.instance, os.getpid(), socket.gethostname())
             self.heartbeat.start()
             self.renders.start()

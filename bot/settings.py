@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.constants import PING_AFTER, PURGE_AFTER_DAYS, RECONCILE_TICK
 from bot.host.clock import Clock, system_clock
+from bot.host.store import DEFAULT_POOL_SIZE, POSTGRES_SCHEMES, sqlite_file
 from render.i18n import LANGUAGES
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -29,6 +30,8 @@ DISCORD_ID = re.compile(r"[0-9]{17,20}")
 """A Discord id (a snowflake) as Discord shows it: 17 to 20 digits."""
 DEFAULT_DB = "data/games.sqlite3"
 MAX_RENDER_WORKERS = 64
+MAX_POOL_SIZE = 100
+SQLITE_URL = "sqlite:///"
 
 
 def random_seed() -> int:
@@ -73,6 +76,43 @@ def _path(text: str) -> Path:
     if folder is not None and not folder.is_dir():
         raise Invalid(f"{str(folder)!r} in {text!r} is a file, not a folder")
     return path
+
+
+def redacted(url: str) -> str:
+    """A database URL fit to print: its password (if any) replaced by ``***``."""
+    scheme, slashes, rest = url.partition("://")
+    if not slashes:
+        return url
+    where, slash, path = rest.partition("/")
+    user, at, host = where.rpartition("@")
+    if at and ":" in user:
+        where = user.partition(":")[0] + ":***@" + host
+    return f"{scheme}://{where}{slash}{path}"
+
+
+def _database_url(text: str) -> str:
+    if text.lower().startswith(POSTGRES_SCHEMES):
+        return text
+    if text.lower().startswith(SQLITE_URL):
+        if not text[len(SQLITE_URL):]:
+            raise Invalid(f"{text!r} names no file")
+        _path(text[len(SQLITE_URL):])
+        return text
+    raise Invalid(f"{redacted(text)!r} is neither a sqlite:/// nor a postgresql:// URL")
+
+
+def database_target(database_url: str | None, db_path: Path) -> Path | str:
+    """What the store opens: ``DATABASE_URL`` when it is set (a PostgreSQL URL as it is, a
+    ``sqlite:///`` URL as the file it names), else the ``GAMES_DB`` file."""
+    if database_url is None:
+        return db_path
+    return sqlite_file(database_url) or database_url
+
+
+def _pool_size(text: str) -> int:
+    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= MAX_POOL_SIZE:
+        raise Invalid(f"{text!r} is not a number of connections from 1 to {MAX_POOL_SIZE}")
+    return int(text)
 
 
 def _language(text: str) -> str:
@@ -132,8 +172,19 @@ VARIABLES: tuple[Variable, ...] = (
              "set; `backup` and `health` do without)", _token),
     Variable("GAMES_DB", "db_path", DEFAULT_DB, "a file path (not a folder)",
              "/var/lib/rapanui/games.sqlite3",
-             "the SQLite file that holds every game (created with its folder if missing)",
-             _path),
+             "the SQLite file that holds every game (created with its folder if missing); "
+             "DATABASE_URL, when set, wins over it", _path),
+    Variable("DATABASE_URL", "database_url", None,
+             "sqlite:///path or postgresql://… (postgres://… too)",
+             "postgresql://rapanui:secret@db:5432/rapanui",
+             "the database that holds every game: a PostgreSQL database, which several bot "
+             "processes may share, or a SQLite file (`sqlite:///data/games.sqlite3` is "
+             "relative, `sqlite:////var/lib/rapanui/games.sqlite3` absolute); unset: "
+             "GAMES_DB", _database_url),
+    Variable("DATABASE_POOL_SIZE", "pool_size", str(DEFAULT_POOL_SIZE),
+             f"a number from 1 to {MAX_POOL_SIZE}", "20",
+             "PostgreSQL only: the most connections a bot process opens for its statements "
+             "(and as many again for the locks of the games it is changing)", _pool_size),
     Variable("BOT_LANGUAGE", "language", "en", "en, es, ru, zh-CN or zh-TW (zh means zh-CN; "
              "any case)", "es",
              "language of new games where the server's preferred locale is not one the bot "
@@ -182,6 +233,11 @@ class Settings:
 
     token: str | None = None
     db_path: Path = Path(DEFAULT_DB)
+    database_url: str | None = None
+    """``DATABASE_URL``: a ``sqlite:///`` or ``postgresql://`` URL that wins over ``db_path``
+    (see :attr:`database`)."""
+    pool_size: int = DEFAULT_POOL_SIZE
+    """PostgreSQL: the most connections of each of the store's pools."""
     language: str = "en"
     log_level: str = "INFO"
     clock: Clock = system_clock
@@ -209,6 +265,18 @@ class Settings:
                  "bot.exts.timers", "bot.exts.watch", "bot.exts.info",
                  "bot.exts.pace", "bot.exts.seats", "bot.exts.records",
                  "bot.exts.privacy"))
+
+    @property
+    def database(self) -> Path | str:
+        """What the store opens (:func:`database_target`): a SQLite file or a PostgreSQL
+        URL."""
+        return database_target(self.database_url, self.db_path)
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file that holds the games (None: they are in PostgreSQL)."""
+        target = self.database
+        return target if isinstance(target, Path) else None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

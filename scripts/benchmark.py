@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from PIL import Image
 
 from bot.host.sessions import Host
-from bot.host.store import Store
+from bot.host.store import SqliteStore, Store
 from render import palette
 from rules.core import GameModule
 from rules.record import Game, parse_line, replay
@@ -151,7 +151,7 @@ def _raw_connection(path: Path, synchronous: str) -> sqlite3.Connection:
 
 async def _raw_games(path: Path, module: GameModule, game: Game, count: int) -> list[int]:
     """``count`` started games (seats included), made by the store, for the raw floor."""
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     ids = [await _store_game(store, module, game, channel) for channel in range(count)]
     await store.close()
     return ids
@@ -172,7 +172,7 @@ async def bench_commit(module: GameModule, game: Game) -> None:
     lines = _lines(game)
     for synchronous in ("FULL", "NORMAL"):
         with tempfile.TemporaryDirectory() as tmp:
-            store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
+            store = await SqliteStore.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
             game_id = await _store_game(store, module, game, 1)
             [raw_id] = await _raw_games(Path(tmp) / "raw.sqlite3", module, game, 1)
             db = _raw_connection(Path(tmp) / "raw.sqlite3", synchronous)
@@ -230,7 +230,7 @@ async def bench_concurrent(module: GameModule, game: Game, synchronous: str) -> 
     rates: dict[str, list[float]] = {"store": [], "raw": [], "raw + encode": []}
     for _ in range(ROUNDS):
         with tempfile.TemporaryDirectory() as tmp:
-            store = await Store.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
+            store = await SqliteStore.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
             ids = [await _store_game(store, module, game, n) for n in range(CONCURRENT)]
             start = time.perf_counter()
             await asyncio.gather(*(_store_commits(store, i, lines, state) for i in ids))
@@ -311,7 +311,7 @@ async def bench_parallel(count: int, level: str) -> None:
     it is mostly the AI's thinking.
     """
     with tempfile.TemporaryDirectory() as tmp:
-        store = await Store.open(Path(tmp) / "bench.sqlite3")
+        store = await SqliteStore.open(Path(tmp) / "bench.sqlite3")
         host = Host(store, seed_source=iter(range(1, 10**6)).__next__)
         await host.load()
         sessions = []

@@ -37,7 +37,7 @@ from bot.constants import PING_AFTER
 from bot.exts._outbox import Outbox
 from bot.host.clock import system_clock
 from bot.host.sessions import Host, Session
-from bot.host.store import GAME_TABLES, Store
+from bot.host.store import GAME_TABLES, SqliteStore
 from bot.table.pool import RenderPool, cores
 
 KINDS = ("giants", "giganten", "makemake")
@@ -267,7 +267,7 @@ async def live(games: int, interval: float, seconds: float, workers: int | None 
                seed: int = 1) -> dict[str, Any]:
     """Run the load and return its figures (see the module's docstring)."""
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "live.sqlite3")
+        store = await SqliteStore.open(Path(folder) / "live.sqlite3")
         host = Host(store, seed_source=itertools.count(seed).__next__)
         await host.load()
         renders = RenderPool(workers)
@@ -341,7 +341,7 @@ def _cpu_total(renders: RenderPool) -> float:
 async def _templates(path: Path, seed: int) -> tuple[list[int], list[int]]:
     """Games played through the host into ``path``: per kind, two running (a little in, and
     well in) and one finished (all AI seats, with its results). Returns (running, finished)."""
-    store = await Store.open(path, synchronous="NORMAL")
+    store = await SqliteStore.open(path, synchronous="NORMAL")
     host = Host(store, seed_source=itertools.count(seed).__next__)
     rng = random.Random(seed)
     running: list[int] = []
@@ -407,7 +407,7 @@ def build_store(path: Path, count: int, seed: int = 1) -> int:
 
 async def _start(path: Path) -> tuple[float, int]:
     began = time.perf_counter()
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     host = Host(store)
     loaded = await host.load()
     elapsed = time.perf_counter() - began

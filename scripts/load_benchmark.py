@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.host.sessions import Host
-from bot.host.store import ActiveGame, LogRow, Store
+from bot.host.store import ActiveGame, LogRow, SqliteStore, Store
 
 REPEAT = 3
 """Each figure is the median of this many runs."""
@@ -32,7 +32,7 @@ REPEAT = 3
 
 async def template(path: Path) -> tuple[list[LogRow], str, str]:
     """A whole AI game of Giants played through the host: its log, snapshot and game line."""
-    store = await Store.open(path, synchronous="NORMAL")
+    store = await SqliteStore.open(path, synchronous="NORMAL")
     host = Host(store, seed_source=lambda: 7)
     session = await host.create(channel_id=1, guild_id=1, game="giants", options={},
                                 creator_id=1, language="en", ai_level="random", join=False)
@@ -106,7 +106,7 @@ def median_s(runs: list[float]) -> str:
 
 
 async def measure(path: Path) -> None:
-    store = await Store.open(path, synchronous="NORMAL")
+    store = await SqliteStore.open(path, synchronous="NORMAL")
     try:
         bulk, single, decode = [], [], []
         for _ in range(REPEAT):
@@ -152,7 +152,7 @@ def main() -> int:
 
 
 async def _schema(path: Path) -> None:
-    await (await Store.open(path)).close()
+    await (await SqliteStore.open(path)).close()
 
 
 if __name__ == "__main__":

@@ -6,6 +6,10 @@ change what the next run tries (and would be written into the checkout)."""
 import pytest
 from hypothesis import HealthCheck, settings
 
+pytest_plugins = ["tests.pg_server", "tests.stores"]
+"""A PostgreSQL server for the tests marked ``postgres``, and the ``backend`` and ``store``
+fixtures of the tests that run on both backends (a module's own ``store`` fixture wins)."""
+
 settings.register_profile(
     "ci", max_examples=60, deadline=None, database=None,
     suppress_health_check=[HealthCheck.too_slow])

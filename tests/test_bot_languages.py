@@ -21,7 +21,7 @@ import simcord
 import simcord.interactions
 
 from bot.host.sessions import Session
-from bot.host.store import MIGRATIONS, SCHEMA_VERSION, Store
+from bot.host.store import MIGRATIONS, SCHEMA_VERSION, SqliteStore
 from bot.table.words import colour_name, game_name, game_text
 from render.i18n import language as lang_of
 from render.i18n import t
@@ -332,7 +332,7 @@ async def test_migration_9_remembers_languages_and_renames_simplified_chinese(
                         " 1, 'finished', 1, ?, 'random', 'then', 'then')",
                         (game_id, game_id, lang))
         old.execute("INSERT INTO user_settings (user_id, notify) VALUES (7, 1)")
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     try:
         assert SCHEMA_VERSION >= 9
         with sqlite3.connect(db_path) as other:

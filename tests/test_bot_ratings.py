@@ -1,10 +1,10 @@
 """Places, ratings and records of finished games, without Discord: the rating model, the store
 (once per game, in one transaction) and the host (when the last move is committed, and at the
-next start for a game whose result was missed)."""
+next start for a game whose result was missed), on both backends."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import asyncio
 
 import pytest
 
@@ -13,7 +13,7 @@ from bot.host.clock import ManualClock
 from bot.host.sessions import Host
 from bot.host.store import Rating, ResultRow, Store
 from rules.core import Result
-from tests.test_bot_store import committed, db_path, store  # noqa: F401
+from tests.stores import Backend
 
 CHANNEL = 300
 GUILD = 1
@@ -51,8 +51,8 @@ def test_two_seats_of_one_ai_level_move_its_rating_by_both() -> None:
     assert ratings.ai_level_of("ai:random") == "random" and ratings.ai_level_of("7") is None
 
 
-async def test_results_are_written_once_with_the_ratings(store: Store,  # noqa: F811
-                                                         db_path: Path) -> None:  # noqa: F811
+async def test_results_are_written_once_with_the_ratings(store: Store,
+                                                         backend: Backend) -> None:
     game = await store.create_game(channel_id=CHANNEL, guild_id=GUILD, game="giants",
                                    options="", seed=1, creator_id=1, language="en",
                                    ai_level="greedy")
@@ -69,7 +69,7 @@ async def test_results_are_written_once_with_the_ratings(store: Store,  # noqa: 
     assert not await store.record_results(game.id, GUILD, "giants", rows, rate), "only once"
     assert len(seen) == 1
     assert await store.results(game.id) == rows
-    assert committed(db_path, "SELECT COUNT(*) FROM results") == [(3,)]
+    assert await backend.committed("SELECT COUNT(*) FROM results") == [(3,)]
     greedy = await store.rating(GUILD, "giants", "ai:greedy")
     assert greedy is not None and greedy.plays == 2
     stats = await store.player_stats(GUILD, "ai:greedy")
@@ -96,7 +96,7 @@ async def ai_game(host: Host, channel: int = CHANNEL) -> int:
 
 
 async def test_the_host_rates_a_game_when_its_last_move_is_committed(
-        store: Store) -> None:  # noqa: F811
+        store: Store) -> None:
     host = Host(store, seed_source=lambda: 11)
     game_id = await ai_game(host)
     rows = await store.results(game_id)
@@ -112,9 +112,9 @@ async def test_the_host_rates_a_game_when_its_last_move_is_committed(
 
 
 async def test_a_result_missed_at_the_end_is_recorded_at_the_next_start(
-        db_path: Path) -> None:  # noqa: F811
+        backend: Backend) -> None:
     clock = ManualClock()
-    opened = await Store.open(db_path, clock)
+    opened = await backend.open(clock)
     host = Host(opened, seed_source=lambda: 11)
 
     async def down(*args, **kwargs):
@@ -128,9 +128,32 @@ async def test_a_result_missed_at_the_end_is_recorded_at_the_next_start(
     await opened.close()
 
     for _ in range(2):  # the first start records it, the second finds nothing to do
-        again = await Store.open(db_path, clock)
+        again = await backend.open(clock)
         await Host(again).load()
         assert len(await again.results(game_id)) == 3
         greedy = await again.rating(GUILD, "makemake", "ai:greedy")
         assert greedy is not None and greedy.plays == 2
         await again.close()
+
+
+async def test_two_games_finishing_at_once_both_count_in_the_ratings(store: Store,
+                                                                     backend: Backend) -> None:
+    """Two stores (two processes, with PostgreSQL) record two games of the same players at
+    once: each rates from the other's result, none is lost."""
+    other = await backend.open()
+    try:
+        games = [await s.create_game(channel_id=CHANNEL + n, guild_id=GUILD, game="giants",
+                                     options="", seed=1, creator_id=1, language="en",
+                                     ai_level="greedy") for n, s in enumerate((store, other))]
+        rows = [ResultRow("red", "1", 1, 30, True), ResultRow("blue", "2", 2, 20, False)]
+
+        def rate(before: dict[str, Rating | None]) -> dict[str, tuple[float, float]]:
+            return {p: (r.mu + 1 if r else 26.0, 8.0) for p, r in before.items()}
+
+        done = await asyncio.gather(*(s.record_results(g.id, GUILD, "giants", rows, rate)
+                                      for s, g in zip((store, other), games, strict=True)))
+        assert done == [True, True]
+        first = await store.rating(GUILD, "giants", "1")
+        assert first is not None and (first.mu, first.plays) == (27.0, 2)
+    finally:
+        await other.close()

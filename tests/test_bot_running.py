@@ -28,6 +28,7 @@ from bot.host.store import (
     SCHEMA_VERSION,
     InstanceLock,
     InstanceRunning,
+    SqliteStore,
     Store,
     lock_path,
     read_heartbeats,
@@ -183,7 +184,7 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
 
 async def test_schema_10_keeps_heartbeats_and_synced_guilds(db_path: Path) -> None:
     clock = ManualClock()
-    store = await Store.open(db_path, clock)
+    store = await SqliteStore.open(db_path, clock)
     try:
         await store.start_heartbeat("dead", 1, "elsewhere")  # a bot that was killed
         await store.start_heartbeat("me", 12, "here")
@@ -207,7 +208,7 @@ async def test_schema_10_keeps_heartbeats_and_synced_guilds(db_path: Path) -> No
 
 async def test_a_schema_9_database_migrates_after_a_backup(db_path: Path) -> None:
     schema(db_path, 9)
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await store.close()
     backup = db_path.with_name(f"{db_path.name}.v9.bak")
     assert backup.exists()
@@ -219,18 +220,18 @@ async def test_a_schema_9_database_migrates_after_a_backup(db_path: Path) -> Non
 
 
 async def test_synchronous_is_full_unless_set_to_normal(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     assert await store.synchronous() == "FULL"
     await store.close()
-    store = await Store.open(db_path, synchronous="NORMAL")
+    store = await SqliteStore.open(db_path, synchronous="NORMAL")
     assert await store.synchronous() == "NORMAL"
     await store.close()
     with pytest.raises(ValueError, match="FULL or NORMAL"):
-        await Store.open(db_path, synchronous="OFF")
+        await SqliteStore.open(db_path, synchronous="OFF")
 
 
 async def test_a_clean_close_leaves_nothing_in_the_write_ahead_log(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await new_game(store, 1)
     wal = db_path.with_name(db_path.name + "-wal")
     reader = sqlite3.connect(db_path)  # another connection: closing is not the last one
@@ -246,7 +247,7 @@ async def test_a_clean_close_leaves_nothing_in_the_write_ahead_log(db_path: Path
 
 
 async def test_closing_waits_for_the_transaction_under_way(db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     inside, release = asyncio.Event(), asyncio.Event()
 
     async def writing() -> None:
@@ -283,7 +284,7 @@ def test_one_instance_lock_per_database(db_path: Path) -> None:
 
 async def test_a_second_bot_is_told_who_runs_and_what_to_do(db_path: Path) -> None:
     clock = ManualClock()
-    store = await Store.open(db_path, clock)
+    store = await SqliteStore.open(db_path, clock)
     await store.start_heartbeat("first", 4242, "box")
     await store.close()
     clock.advance(5)
@@ -321,7 +322,7 @@ def test_check_on_a_fresh_machine_passes_and_creates_nothing(
 async def test_check_reads_the_database_without_changing_it(
         environment: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         db_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await new_game(store, 1)
     await store.close()
     status, lines = check_lines(capsys)
@@ -379,7 +380,7 @@ def test_check_finds_every_problem(environment: pytest.MonkeyPatch,
 async def test_backup_while_the_bot_writes(environment: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str], db_path: Path,
                                            tmp_path: Path) -> None:
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await new_game(store, 1)
     target = tmp_path / "copies" / "games-backup.sqlite3"
     target.parent.mkdir()
@@ -441,7 +442,7 @@ async def test_health_is_ok_while_the_heartbeat_is_fresh(db_path: Path) -> None:
     assert cli.health(db_path, ManualClock()) == (1, "down: no heartbeat")
     db_path.unlink()
     clock = ManualClock()
-    store = await Store.open(db_path, clock)
+    store = await SqliteStore.open(db_path, clock)
     await store.start_heartbeat("me", 12, "box")
     clock.advance(5)
     assert cli.health(db_path, clock) == (0, "ok: bot pid 12 on box, heartbeat 5 s ago")
@@ -514,7 +515,7 @@ def command_names(env: simcord.Env, guild: int | None) -> set[str]:
 async def test_sync_moves_the_commands_and_clears_what_an_old_guild_id_left(
         db_path: Path) -> None:
     settings = bot_settings(db_path, guild_id=GUILD, sync_commands=False)
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     game_bot = create_bot(settings, serve=False)
     try:
         async with simcord.run(game_bot) as env:
@@ -552,7 +553,7 @@ async def test_sync_moves_the_commands_and_clears_what_an_old_guild_id_left(
 
 async def test_a_guild_that_refuses_the_clearing(db_path: Path) -> None:
     settings = bot_settings(db_path, sync_commands=False)
-    store = await Store.open(db_path)
+    store = await SqliteStore.open(db_path)
     await store.set_synced_guild(GUILD, True)
     await store.set_synced_guild(OTHER_GUILD, True)
     game_bot = create_bot(settings, serve=False)

@@ -15,6 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BOT = ROOT / "bot"
 STORE = "bot.host.store"
+"""The store's package: every module in it is the store (and no other module is)."""
 
 SQL = re.compile(
     r"\bSELECT\b[\s\S]+?\bFROM\b"
@@ -211,17 +212,28 @@ def test_no_extension_imports_another() -> None:
     assert through == [], f"extensions reach each other through shared modules: {through}"
 
 
+def has_sql(module: Module) -> bool:
+    return any(isinstance(node, ast.Constant) and isinstance(node.value, str)
+               and SQL.search(node.value) for node in ast.walk(module.tree))
+
+
 def test_sql_only_in_the_store() -> None:
     found = sorted(f"{name}:{node.lineno}: {SQL.search(node.value)[0]!r}"  # type: ignore[index]
-                   for name, module in MODULES.items() if name != STORE
+                   for name, module in MODULES.items() if not within(name, STORE)
                    for node in ast.walk(module.tree)
                    if isinstance(node, ast.Constant) and isinstance(node.value, str)
                    and SQL.search(node.value))
     assert found == [], f"SQL outside {STORE}: {found}"
-    store = MODULES[STORE]
-    assert any(isinstance(node, ast.Constant) and isinstance(node.value, str)
-               and SQL.search(node.value) for node in ast.walk(store.tree)), \
-        "the pattern finds the store's own SQL"
+    assert MODULES[STORE].package, "the store is a package"
+    backends = [f"{STORE}._sqlite", f"{STORE}._postgres", f"{STORE}._sqlite_schema",
+                f"{STORE}._postgres_schema"]
+    assert all(has_sql(MODULES[name]) for name in backends), \
+        "the pattern finds the store's own SQL, in each backend"
+
+
+def test_the_store_is_its_package_and_nothing_else() -> None:
+    assert within(f"{STORE}._postgres", STORE) and within(STORE, STORE)
+    assert not within(f"{STORE}_postgres", STORE) and not within("bot.host.sessions", STORE)
 
 
 def test_no_function_level_imports() -> None:

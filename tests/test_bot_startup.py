@@ -14,7 +14,7 @@ import pytest
 
 from bot.host import sessions
 from bot.host.sessions import Host
-from bot.host.store import Store
+from bot.host.store import SqliteStore, Store
 from rules.record import replay_lines
 
 CHANNEL = 100
@@ -22,7 +22,7 @@ CHANNEL = 100
 
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "games.sqlite3")
+    opened = await SqliteStore.open(tmp_path / "games.sqlite3")
     yield opened
     await opened.close()
 

@@ -1,38 +1,37 @@
-"""The store and the session host without Discord: commits, reloads, crashes."""
+"""The store and the session host without Discord: commits, reloads, crashes, migrations.
+Each test runs on both backends (``tests/stores.py``) unless it is about SQLite's file."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.host.clock import ManualClock
 from bot.host.sessions import Host, Refusal
-from bot.host.store import MIGRATIONS, SCHEMA_VERSION, ChannelBusy, MessageRow, Store, run
+from bot.host.store import (
+    MIGRATIONS,
+    POSTGRES_MIGRATIONS,
+    SCHEMA_VERSION,
+    ChannelBusy,
+    MessageRow,
+    SchemaTooNew,
+    SqliteStore,
+    Store,
+    run,
+)
 from rules.core import IllegalAction
 from rules.fair import chance_rng
 from rules.record import Game, replay_lines
+from tests.stores import Backend, PostgresBackend, SqliteBackend
 
 CHANNEL = 100
 
 
 class Crash(Exception):
     """Stands for the process dying at an unlucky moment."""
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path, ManualClock())
-    yield opened
-    await opened.close()
 
 
 async def running_game(host: Host, humans: int = 3, ai: int = 0, **options: str):
@@ -47,41 +46,69 @@ async def running_game(host: Host, humans: int = 3, ai: int = 0, **options: str)
     return report.session
 
 
-def committed(db_path: Path, sql: str, *params: object) -> list[tuple]:
-    """What another process would read now: only committed data."""
-    with sqlite3.connect(db_path) as other:
-        return other.execute(sql, params).fetchall()
-
-
-def columns(db_path: Path, table: str) -> set[str]:
-    return {row[1] for row in committed(db_path, f"PRAGMA table_info({table})")}
+def in_file(path: Path, sql: str) -> list[tuple]:
+    """What a SQLite file holds (a backup, say)."""
+    other = sqlite3.connect(path)
+    try:
+        return other.execute(sql).fetchall()
+    finally:
+        other.close()
 
 
 FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, language="en",
               ai_level="random")
 
 
-async def test_schema_is_versioned_and_in_wal_mode(store: Store, db_path: Path) -> None:
+async def test_schema_is_versioned(store: Store, backend: Backend) -> None:
     assert SCHEMA_VERSION == 11 and sorted(MIGRATIONS) == list(range(1, 12))
-    assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
-    assert committed(db_path, "PRAGMA journal_mode") == [("wal",)]
-    again = await Store.open(db_path)  # migrating twice is harmless
+    assert sorted(POSTGRES_MIGRATIONS) == sorted(MIGRATIONS), "the same steps in both"
+    assert await backend.version() == SCHEMA_VERSION
+    again = await backend.open()  # migrating twice is harmless
     await again.close()
-    async with store.transaction() as db:
-        await run(db, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    assert await backend.version() == SCHEMA_VERSION
+    await backend.at_version(SCHEMA_VERSION + 1)
+    with pytest.raises(SchemaTooNew, match="newer"):
+        await backend.open()
+
+
+@pytest.mark.postgres
+async def test_both_backends_end_with_the_same_tables_columns_and_indexes(
+        pg_url: str, tmp_path: Path) -> None:
+    from_sqlite = SqliteBackend(tmp_path / "games.sqlite3")
+    from_postgres = PostgresBackend(pg_url)
+    for backend in (from_sqlite, from_postgres):
+        store = await backend.open()
+        await store.close()
+    assert await from_sqlite.version() == await from_postgres.version() == SCHEMA_VERSION
+    tables = await from_sqlite.tables()
+    assert len(tables) == 15 and tables["games"] >= {"id", "secret_seed", "paused_left"}
+    assert await from_postgres.tables() == tables
+    assert await from_postgres.indexes() == await from_sqlite.indexes() == {
+        "one_active_game_per_channel", "messages_by_id", "results_by_player"}
+
+
+async def test_a_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = await SqliteStore.open(path)
+    try:
+        assert in_file(path, "PRAGMA journal_mode") == [("wal",)]
+        async with store.transaction() as db:  # the version as a held transaction sets it
+            await run(db, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    finally:
+        await store.close()
     with pytest.raises(RuntimeError, match="newer"):
-        await Store.open(db_path)
+        await SqliteStore.open(path)
 
 
-async def test_schema_4_has_the_tables_of_the_calm_table(store: Store, db_path: Path) -> None:
-    assert {"sealed", "events", "by"} <= columns(db_path, "actions")
+async def test_schema_4_has_the_tables_of_the_calm_table(store: Store, backend: Backend) -> None:
+    assert {"sealed", "events", "by"} <= await backend.columns("actions")
     assert {"thread_id", "lobby_message_id", "turn_seconds", "deadline_at", "reminded"} \
-        <= columns(db_path, "games")
-    assert "acted_at" in columns(db_path, "seats")
-    assert columns(db_path, "messages") == {"game_id", "slot", "channel_id", "message_id",
+        <= await backend.columns("games")
+    assert "acted_at" in await backend.columns("seats")
+    assert await backend.columns("messages") == {"game_id", "slot", "channel_id", "message_id",
                                             "digest", "stage"}
-    assert columns(db_path, "guild_settings") == {"guild_id", "threads"}
-    assert "dm_closed" in columns(db_path, "hidden_seats")
+    assert await backend.columns("guild_settings") == {"guild_id", "threads"}
+    assert "dm_closed" in await backend.columns("hidden_seats")
 
 
 async def test_one_active_game_per_channel(store: Store) -> None:
@@ -95,17 +122,17 @@ async def test_one_active_game_per_channel(store: Store) -> None:
     assert first.created_at == "2026-01-01T00:00:00+00:00"  # from the injected clock
 
 
-async def test_every_action_is_committed_with_its_snapshot(store: Store, db_path: Path) -> None:
+async def test_every_action_is_committed_with_its_snapshot(store: Store, backend: Backend) -> None:
     host = Host(store, seed_source=lambda: 11)
     session = await running_game(host, humans=0, ai=3, round_limit="2")
     assert session.status == "finished"
-    lines = committed(db_path, "SELECT seq, line FROM actions ORDER BY seq")
+    lines = await backend.committed("SELECT seq, line FROM actions ORDER BY seq")
     assert [seq for seq, _ in lines] == list(range(1, len(lines) + 1))
     assert [line for _, line in lines] == session.game.lines
-    [(seq, state)] = committed(db_path, "SELECT seq, state FROM snapshots")
+    [(seq, state)] = await backend.committed("SELECT seq, state FROM snapshots")
     assert '"phase":"over"' in state
     assert seq == len(lines)
-    assert committed(db_path, "SELECT status, header FROM games") == [
+    assert await backend.committed("SELECT status, header FROM games") == [
         ("finished", "game makemake red blue green round_limit=2 seed=11")]
     record = session.record()
     assert record is not None and record.startswith("game makemake red blue green")
@@ -113,14 +140,14 @@ async def test_every_action_is_committed_with_its_snapshot(store: Store, db_path
     assert replayed.state == session.game.state
 
 
-async def test_reload_continues_the_same_game(store: Store, db_path: Path) -> None:
+async def test_reload_continues_the_same_game(store: Store, backend: Backend) -> None:
     host = Host(store, seed_source=lambda: 5)
     session = await running_game(host, humans=2, ai=1)
     await host.play(CHANNEL, 1, "place A1 2")
     await host.play(CHANNEL, 2, "place E9 3 chief")  # then the AI (green) moves
     assert session.seq == 3
 
-    other = await Store.open(db_path)
+    other = await backend.open()
     try:
         fresh = Host(other)
         loaded = await fresh.load()
@@ -138,7 +165,7 @@ async def test_reload_continues_the_same_game(store: Store, db_path: Path) -> No
 
 
 async def test_a_crash_inside_the_transaction_leaves_the_action_unapplied(
-        store: Store, db_path: Path) -> None:
+        store: Store, backend: Backend) -> None:
     host = Host(store)
     session = await running_game(host)
     await host.play(CHANNEL, 1, "place A1 2")
@@ -150,8 +177,8 @@ async def test_a_crash_inside_the_transaction_leaves_the_action_unapplied(
     with pytest.raises(Crash):
         await store.append_action(session.id, 2, "blue place B2 1", {"broken": True},
                                   before_commit=die)
-    assert committed(db_path, "SELECT seq FROM actions") == [(1,)]
-    assert committed(db_path, "SELECT seq FROM snapshots") == [(1,)]
+    assert await backend.committed("SELECT seq FROM actions") == [(1,)]
+    assert await backend.committed("SELECT seq FROM snapshots") == [(1,)]
 
     real = store.append_action
 
@@ -164,16 +191,16 @@ async def test_a_crash_inside_the_transaction_leaves_the_action_unapplied(
     assert (session.game.state, session.game.lines) == before  # memory follows the store
     store.append_action = real  # type: ignore[method-assign]
     await host.play(CHANNEL, 2, "place B2 1")
-    assert committed(db_path, "SELECT seq, line FROM actions ORDER BY seq") == [
+    assert await backend.committed("SELECT seq, line FROM actions ORDER BY seq") == [
         (1, "red place A1 2"), (2, "blue place B2 1")]
 
 
-async def test_a_crash_after_the_commit_keeps_the_action(store: Store, db_path: Path) -> None:
+async def test_a_crash_after_the_commit_keeps_the_action(store: Store, backend: Backend) -> None:
     """Committed but never announced: the reloaded game has the action."""
     host = Host(store)
     session = await running_game(host)
     await host.play(CHANNEL, 1, "place A1 2")
-    other = await Store.open(db_path)
+    other = await backend.open()
     try:
         reloaded = Host(other)
         await reloaded.load()
@@ -183,7 +210,7 @@ async def test_a_crash_after_the_commit_keeps_the_action(store: Store, db_path: 
         await other.close()
 
 
-async def test_the_log_wins_over_a_bad_snapshot(store: Store, db_path: Path) -> None:
+async def test_the_log_wins_over_a_bad_snapshot(store: Store, backend: Backend) -> None:
     host = Host(store)
     session = await running_game(host)
     await host.play(CHANNEL, 1, "place A1 2")
@@ -194,7 +221,7 @@ async def test_the_log_wins_over_a_bad_snapshot(store: Store, db_path: Path) -> 
     assert fresh.in_channel(CHANNEL).view() == session.view()
 
 
-async def test_refusals_change_nothing(store: Store, db_path: Path) -> None:
+async def test_refusals_change_nothing(store: Store, backend: Backend) -> None:
     host = Host(store)
     session = await running_game(host)
     state = session.game.state
@@ -209,7 +236,7 @@ async def test_refusals_change_nothing(store: Store, db_path: Path) -> None:
     with pytest.raises(Refusal, match="stale"):
         await host.play(CHANNEL, 1, "place A1 1", expect_seq=5)
     assert session.game.state is state
-    assert committed(db_path, "SELECT COUNT(*) FROM actions") == [(0,)]
+    assert await backend.committed("SELECT COUNT(*) FROM actions") == [(0,)]
 
 
 async def test_lobby_rules(store: Store) -> None:
@@ -257,7 +284,7 @@ def test_chance_draws_depend_only_on_seed_and_count() -> None:
     assert chance_rng(7, 3).random() != chance_rng(8, 3).random()
 
 
-async def test_simultaneous_requests_are_serialised(store: Store, db_path: Path) -> None:
+async def test_simultaneous_requests_are_serialised(store: Store, backend: Backend) -> None:
     host = Host(store)
     await running_game(host)
     outcomes = await asyncio.gather(host.play(CHANNEL, 1, "place A1 1"),
@@ -265,48 +292,56 @@ async def test_simultaneous_requests_are_serialised(store: Store, db_path: Path)
                                     return_exceptions=True)
     refused = [o for o in outcomes if isinstance(o, Refusal)]
     assert len(refused) == 1 and refused[0].key == "bot.refuse.not_your_turn"
-    assert committed(db_path, "SELECT line FROM actions") == [("red place A1 1",)]
+    assert await backend.committed("SELECT line FROM actions") == [("red place A1 1",)]
 
 
-async def test_an_old_database_is_migrated_in_place(db_path: Path) -> None:
-    with sqlite3.connect(db_path) as old:
-        old.executescript(MIGRATIONS[1])
-        old.execute("PRAGMA user_version = 1")
-        old.execute("INSERT INTO games (channel_id, game, seed, status, creator_id, language,"
-                    " ai_level, created_at, updated_at) VALUES (5, 'makemake', 1, 'lobby', 1,"
-                    " 'en', 'random', 'then', 'then')")
-    store = await Store.open(db_path)
+async def test_an_old_database_is_migrated_in_place(backend: Backend) -> None:
+    await backend.at_schema(1)
+    await backend.execute(
+        "INSERT INTO games (channel_id, game, seed, status, creator_id, language, ai_level,"
+        " created_at, updated_at) VALUES (5, 'makemake', 1, 'lobby', 1, 'en', 'random', 'then',"
+        " 'then')")
+    store = await backend.open()
     try:
         row = await store.active_game(5)
         assert row is not None and row.turn_seconds is None and row.deadline_at is None
         assert row.thread_id is None and row.lobby_message_id is None and row.home_id == 5
-        assert committed(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+        assert await backend.version() == SCHEMA_VERSION
     finally:
         await store.close()
+
+
+async def test_a_sqlite_file_is_backed_up_before_it_is_migrated(tmp_path: Path) -> None:
+    backend = SqliteBackend(tmp_path / "games.sqlite3")
+    db_path = backend.path
+    await backend.at_schema(1)
+    await backend.execute(
+        "INSERT INTO games (channel_id, game, seed, status, creator_id, language, ai_level,"
+        " created_at, updated_at) VALUES (5, 'makemake', 1, 'lobby', 1, 'en', 'random', 'then',"
+        " 'then')")
+    store = await backend.open()
+    await store.close()
     backup = db_path.with_name(f"{db_path.name}.v1.bak")
-    assert committed(backup, "PRAGMA user_version") == [(1,)], "a backup before migrating"
-    assert committed(backup, "SELECT channel_id FROM games") == [(5,)]
-    again = await Store.open(db_path)  # current: no new backup
+    assert in_file(backup, "PRAGMA user_version") == [(1,)], "a backup before migrating"
+    assert in_file(backup, "SELECT channel_id FROM games") == [(5,)]
+    again = await backend.open()  # current: no new backup
     await again.close()
     assert sorted(p.name for p in db_path.parent.iterdir() if p.suffix == ".bak") == [
         backup.name]
 
 
-async def test_a_schema_3_game_keeps_its_log_and_closed_dms(db_path: Path) -> None:
+async def test_a_schema_3_game_keeps_its_log_and_closed_dms(backend: Backend) -> None:
     """Rows written before the calm table read as public, played by a human, without events."""
-    with sqlite3.connect(db_path) as old:
-        for version in (1, 2, 3):
-            old.executescript(MIGRATIONS[version])
-        old.execute("PRAGMA user_version = 3")
-        old.execute("INSERT INTO games (id, channel_id, game, seed, header, status, creator_id,"
-                    " language, ai_level, created_at, updated_at) VALUES (1, 5, 'makemake', 1,"
-                    " 'game makemake red blue green seed=1', 'running', 1, 'en', 'random',"
-                    " 'then', 'then')")
-        old.execute("INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined)"
-                    " VALUES (1, 'red', 1, NULL, 'ana', 1)")
-        old.execute("INSERT INTO actions (game_id, seq, line) VALUES (1, 1, 'red place A1 1')")
-        old.execute("INSERT INTO hidden_seats (game_id, colour, dm_closed) VALUES (1, 'red', 1)")
-    store = await Store.open(db_path)
+    await backend.at_schema(3)
+    await backend.execute(
+        "INSERT INTO games (id, channel_id, game, seed, header, status, creator_id, language,"
+        " ai_level, created_at, updated_at) VALUES (1, 5, 'makemake', 1,"
+        " 'game makemake red blue green seed=1', 'running', 1, 'en', 'random', 'then', 'then')",
+        "INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined)"
+        " VALUES (1, 'red', 1, NULL, 'ana', 1)",
+        "INSERT INTO actions (game_id, seq, line) VALUES (1, 1, 'red place A1 1')",
+        "INSERT INTO hidden_seats (game_id, colour, dm_closed) VALUES (1, 'red', 1)")
+    store = await backend.open()
     try:
         [row] = await store.log(1)
         assert (row.seq, row.line, row.events, row.by, row.sealed) == (
@@ -320,32 +355,30 @@ async def test_a_schema_3_game_keeps_its_log_and_closed_dms(db_path: Path) -> No
         await store.close()
 
 
-async def test_a_schema_4_seed_is_kept_as_text(db_path: Path) -> None:
+async def test_a_schema_4_seed_is_kept_as_text(backend: Backend) -> None:
     """Migration 5 copies each game's seed into the TEXT column that holds 128 bits."""
-    with sqlite3.connect(db_path) as old:
-        for version in (1, 2, 3, 4):
-            old.executescript(MIGRATIONS[version])
-        old.execute("PRAGMA user_version = 4")
-        old.execute("INSERT INTO games (id, channel_id, game, seed, header, status, creator_id,"
-                    " language, ai_level, created_at, updated_at) VALUES (1, 5, 'giants',"
-                    " 2147483647, 'game giants red blue green seed=2147483647', 'running', 1,"
-                    " 'en', 'random', 'then', 'then')")
-    store = await Store.open(db_path)
+    await backend.at_schema(4)
+    await backend.execute(
+        "INSERT INTO games (id, channel_id, game, seed, header, status, creator_id, language,"
+        " ai_level, created_at, updated_at) VALUES (1, 5, 'giants', 2147483647,"
+        " 'game giants red blue green seed=2147483647', 'running', 1, 'en', 'random', 'then',"
+        " 'then')")
+    store = await backend.open()
     try:
         row = await store.game(1)
         assert row is not None and row.seed == 2**31 - 1
-        assert committed(db_path, "SELECT secret_seed FROM games") == [("2147483647",)]
+        assert await backend.committed("SELECT secret_seed FROM games") == [("2147483647",)]
     finally:
         await store.close()
 
 
 async def test_a_128_bit_seed_is_stored_exactly_and_draws_the_same_after_a_reload(
-        store: Store, db_path: Path) -> None:
+        store: Store, backend: Backend) -> None:
     seed = 2**128 - 12345
     host = Host(store, seed_source=lambda: seed)
     session = await giants_bids(host)
     assert session.row.seed == seed and session.game.header.seed == seed
-    assert committed(db_path, "SELECT seed, secret_seed FROM games") == [(0, str(seed))]
+    assert await backend.committed("SELECT seed, secret_seed FROM games") == [(0, str(seed))]
     for user, colour in ((1, "red"), (2, "blue"), (3, "green")):
         await host.play(CHANNEL, user, str(session.legal(colour)[0]))
     reloaded = Host(store)
@@ -358,7 +391,7 @@ async def test_a_128_bit_seed_is_stored_exactly_and_draws_the_same_after_a_reloa
     assert dice == f"* {fresh.next_chance()}", "the host drew the seed's own dice"
 
 
-async def test_a_sealed_line_stays_sealed_until_a_reveal(store: Store, db_path: Path) -> None:
+async def test_a_sealed_line_stays_sealed_until_a_reveal(store: Store, backend: Backend) -> None:
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
     other = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
     bid = [{"kind": "bid", "seat": "red", "sealed": "red"}]
@@ -375,7 +408,7 @@ async def test_a_sealed_line_stays_sealed_until_a_reveal(store: Store, db_path: 
     await store.append_action(game.id, 3, "blue bid 0m", {}, actor="blue", sealed="blue",
                               events=[{"kind": "reveal"}], reveals=True)
     assert [r.sealed for r in await store.log(game.id)] == [None, None, None]
-    assert committed(db_path, "SELECT sealed FROM actions WHERE game_id = ?", game.id) == [
+    assert await backend.committed("SELECT sealed FROM actions WHERE game_id = ?", game.id) == [
         (None,)] * 3
     assert [r.sealed for r in await store.log(other.id)] == ["blue"], "other games keep theirs"
     assert await store.actions(game.id) == ["* dice 1 2 3", "red bid 2m", "blue bid 0m"]
@@ -437,7 +470,7 @@ async def test_threads_are_allowed_per_server_unless_turned_off(store: Store) ->
     assert await store.threads_allowed(1) is True
 
 
-async def test_closed_dms_are_remembered_per_game_and_seat(store: Store, db_path: Path) -> None:
+async def test_closed_dms_are_remembered_per_game_and_seat(store: Store, backend: Backend) -> None:
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
     other = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
     assert await store.closed_dms(game.id) == set()
@@ -447,7 +480,7 @@ async def test_closed_dms_are_remembered_per_game_and_seat(store: Store, db_path
     await store.set_dm_closed(other.id, "green", True)
     assert await store.closed_dms(game.id) == {"red"}
     assert await store.closed_dms(other.id) == {"green"}
-    assert committed(db_path, "SELECT COUNT(*) FROM hidden_seats") == [(3,)], "one row a seat"
+    assert await backend.committed("SELECT COUNT(*) FROM hidden_seats") == [(3,)], "one row a seat"
     assert (await Host(store).get(game.id)).dm_closed == {"red"}, "a reloaded game knows them"
 
 
@@ -463,7 +496,7 @@ async def giants_bids(host: Host):
 
 
 async def test_sealed_bids_are_private_in_memory_in_the_store_and_after_a_reload(
-        store: Store, db_path: Path) -> None:
+        store: Store, backend: Backend) -> None:
     host = Host(store, seed_source=lambda: 3)
     session = await giants_bids(host)
     red = str(session.legal("red")[0])
@@ -473,7 +506,7 @@ async def test_sealed_bids_are_private_in_memory_in_the_store_and_after_a_reload
     record = session.public_record()
     assert record is not None and record.splitlines()[-1] == "red bid ?"
     assert session.public_record("red").splitlines()[-1] == f"red {red}"
-    assert committed(db_path, "SELECT line, sealed FROM actions WHERE seq = 2") == [
+    assert await backend.committed("SELECT line, sealed FROM actions WHERE seq = 2") == [
         (f"red {red}", "red")]
 
     reloaded = Host(store)
@@ -533,7 +566,7 @@ async def test_a_failing_ai_step_stalls_the_game_until_it_is_resumed(store: Stor
     assert (await host.resume(session.id)).steps == [], "resuming twice plays nothing more"
 
 
-async def test_a_take_back_keeps_the_rows_it_removes(store: Store, db_path: Path) -> None:
+async def test_a_take_back_keeps_the_rows_it_removes(store: Store, backend: Backend) -> None:
     """Schema 7: the rows a take-back removes move to ``takebacks`` in the same transaction
     as the rewound snapshot; a take-back that does not end where the log ends changes
     nothing."""
@@ -555,5 +588,5 @@ async def test_a_take_back_keeps_the_rows_it_removes(store: Store, db_path: Path
         (1, "red place A1 1", "human"), (2, "blue place E9 1", "ai")]
     await store.append_action(game.id, 1, "red place A2 1", {"seq": 1}, actor="red")
     assert await store.actions(game.id) == ["red place A2 1"], "the next action is number 1"
-    assert {"paused_by", "paused_left"} <= columns(db_path, "games")
-    assert {"timeouts", "away"} <= columns(db_path, "seats")
+    assert {"paused_by", "paused_left"} <= await backend.columns("games")
+    assert {"timeouts", "away"} <= await backend.columns("seats")

@@ -1,6 +1,7 @@
-"""The store's two threads: one round trip per transaction, a commit that runs to its end
-whatever happens to the task awaiting it, reads and checkpoints that never wait for a commit,
-and the bulk read of every active game."""
+"""The store's writes and reads: one round trip per transaction (SQLite: one job for its
+writer's thread; PostgreSQL: one statement), a commit that runs to its end whatever happens to
+the task awaiting it, reads and checkpoints that never wait for a commit, and the bulk read of
+every active game. The tests that are not about SQLite's threads run on both backends."""
 
 from __future__ import annotations
 
@@ -11,12 +12,24 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
-import bot.host.store as store_module
+import bot.host.store._sqlite as sqlite_module
 from bot.host.clock import ManualClock
 from bot.host.sessions import Host
-from bot.host.store import LogRow, SeatChangeRow, Store, run
+from bot.host.store import (
+    LogRow,
+    PostgresStore,
+    SchemaTooNew,
+    SeatChangeRow,
+    SqliteStore,
+    StaleGame,
+    Store,
+    StoreClosed,
+    run,
+)
+from tests.stores import Backend, PostgresBackend
 
 CHANNEL = 100
 WAIT = 30.0
@@ -36,8 +49,9 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path, ManualClock())
+async def sqlite_store(db_path: Path) -> AsyncIterator[SqliteStore]:
+    """A SQLite store, for the tests of its threads."""
+    opened = await SqliteStore.open(db_path, ManualClock())
     yield opened
     await opened.close()
 
@@ -71,8 +85,9 @@ def crash() -> None:
     raise Crash
 
 
-async def test_an_action_is_one_round_trip_to_the_writer(store: Store,
+async def test_an_action_is_one_round_trip_to_the_writer(sqlite_store: SqliteStore,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    store = sqlite_store
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
     await store.add_seat(game.id, "red", 1, None, "ana")
     jobs: list[object] = []
@@ -93,7 +108,42 @@ async def test_an_action_is_one_round_trip_to_the_writer(store: Store,
     assert (await store.game(game.id)).status == "finished"  # type: ignore[union-attr]
 
 
-async def test_writes_commit_in_the_order_they_were_handed_in(store: Store) -> None:
+@pytest.mark.postgres
+async def test_an_action_is_one_statement_on_postgresql(pg_url: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    store = await PostgresStore.open(pg_url, ManualClock(), pool_size=2)
+    try:
+        game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+        await store.add_seat(game.id, "red", 1, None, "ana")
+        pool = store._pool
+        statements: list[str] = []
+
+        class Counting:
+            """The pool as the store sees it: one statement runs, nothing else does."""
+
+            async def execute(self, sql: str, *args: Any) -> str:
+                statements.append(sql)
+                return await pool.execute(sql, *args)
+
+        monkeypatch.setattr(store, "_pool", Counting())
+        await store.append_action(game.id, 1, "red bid 2m", {"seq": 1}, events=[{"kind": "x"}],
+                                  actor="red", sealed="red", reveals=True, finished=True)
+        assert len(statements) == 1, "log row, reveal, snapshot, game, seat, notification"
+        monkeypatch.undo()
+        [logged] = await store.log(game.id)
+        assert (logged.line, logged.sealed, logged.events) == ("red bid 2m", None,
+                                                               [{"kind": "x"}])
+        row = await store.game(game.id)
+        assert row is not None and row.status == "finished"
+        [seat] = await store.seats(game.id)
+        assert seat.acted_at == row.updated_at
+    finally:
+        await store.close()
+
+
+async def test_the_last_write_handed_in_is_the_snapshot(store: Store) -> None:
+    """SQLite commits the writes in the order they were handed in; PostgreSQL, committing them
+    side by side, never lets an older snapshot replace a newer one."""
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
     await asyncio.gather(*(store.append_action(game.id, seq, f"red pass {seq}", {"seq": seq})
                            for seq in range(1, 31)))
@@ -103,11 +153,12 @@ async def test_writes_commit_in_the_order_they_were_handed_in(store: Store) -> N
 
 
 @pytest.mark.parametrize("fails", [False, True], ids=["commits", "rolls back"])
-async def test_a_cancelled_write_runs_to_its_end(store: Store, db_path: Path,
+async def test_a_cancelled_write_runs_to_its_end(sqlite_store: SqliteStore, db_path: Path,
                                                  fails: bool) -> None:
     """The awaiting task is cancelled while its transaction is under way: the transaction
     still ends as it would have (committed, or rolled back when it fails), never half, and
     the writes after it go on."""
+    store = sqlite_store
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
     gate = Gate(crash if fails else None)
     task = asyncio.create_task(store.append_action(game.id, 1, "red place A1 1", {"seq": 1},
@@ -126,20 +177,28 @@ async def test_a_cancelled_write_runs_to_its_end(store: Store, db_path: Path,
 
 
 async def test_a_failing_write_changes_nothing_and_the_next_one_works(store: Store,
-                                                                      db_path: Path) -> None:
+                                                                      backend: Backend) -> None:
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.add_seat(game.id, "red", 1, None, "ana")
     await store.append_action(game.id, 1, "red place A1 1", {"seq": 1})
-    with pytest.raises(sqlite3.IntegrityError):  # a second writer's row 1
-        await store.append_action(game.id, 1, "blue place A2 1", {"seq": "other"})
+    with pytest.raises(StaleGame) as stale:  # a second writer's row 1
+        await store.append_action(game.id, 1, "blue place A2 1", {"seq": "other"}, by="timeout",
+                                  actor="red", finished=True)
+    assert (stale.value.game_id, stale.value.seq) == (game.id, 1)
     with pytest.raises(Crash):
         await store.append_action(game.id, 2, "blue place A2 1", {"seq": 2},
                                   before_commit=crash)
-    assert committed(db_path, "SELECT seq, state FROM snapshots") == [(1, '{"seq":1}')]
+    assert await backend.committed("SELECT seq, state FROM snapshots") == [(1, '{"seq":1}')]
+    assert await backend.committed("SELECT seq, line FROM actions") == [(1, "red place A1 1")]
+    assert await backend.committed("SELECT status FROM games") == [("lobby",)]
+    assert await backend.committed("SELECT timeouts FROM seats") == [(0,)]
     await store.append_action(game.id, 2, "blue place A2 1", {"seq": 2})
     assert await store.actions(game.id) == ["red place A1 1", "blue place A2 1"]
 
 
-async def test_reads_and_checkpoints_do_not_wait_for_a_write_under_way(store: Store) -> None:
+async def test_reads_and_checkpoints_do_not_wait_for_a_write_under_way(
+        sqlite_store: SqliteStore) -> None:
+    store = sqlite_store
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
     await store.start_game(game.id, "game makemake red blue green seed=3", {"seq": 0})
     gate = Gate()
@@ -165,8 +224,8 @@ async def test_reads_and_checkpoints_do_not_wait_for_a_write_under_way(store: St
 
 async def test_commits_never_checkpoint_the_store_does_it_every_so_often(
         db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 10**9)
-    store = await Store.open(db_path, ManualClock(), synchronous="NORMAL")
+    monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY", 10**9)
+    store = await SqliteStore.open(db_path, ManualClock(), synchronous="NORMAL")
     try:
         game = await store.create_game(channel_id=CHANNEL, **FIELDS)
         big = {"board": ["x" * 100] * 120}  # some 12 KiB: several pages a commit
@@ -177,17 +236,17 @@ async def test_commits_never_checkpoint_the_store_does_it_every_so_often(
         assert done.copied == done.frames and not done.busy
         posted: list[object] = []
         monkeypatch.setattr(store._reader, "post", posted.append)
-        monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 4)
+        monkeypatch.setattr(sqlite_module, "CHECKPOINT_EVERY", 4)
         for _ in range(9):
             await store.set_notify(1, True)
-        assert posted == [store_module._passive] * 2, "after every 4 writes, on the reader"
+        assert posted == [sqlite_module._passive] * 2, "after every 4 writes, on the reader"
     finally:
         await store.close()
     assert not db_path.with_name(db_path.name + "-wal").exists(), "closing empties it"
 
 
 async def test_a_memory_database_reads_on_its_one_connection() -> None:
-    store = await Store.open(":memory:", ManualClock())
+    store = await SqliteStore.open(":memory:", ManualClock())
     try:
         game = await store.create_game(channel_id=CHANNEL, **FIELDS)
         await store.add_seat(game.id, "red", 1, None, "ana")
@@ -200,13 +259,13 @@ async def test_a_memory_database_reads_on_its_one_connection() -> None:
         await store.close()
 
 
-async def test_a_closed_store_refuses_work_and_closes_once(db_path: Path) -> None:
-    store = await Store.open(db_path)
+async def test_a_closed_store_refuses_work_and_closes_once(backend: Backend) -> None:
+    store = await backend.open()
     await store.close()
     await store.close()
-    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+    with pytest.raises(StoreClosed, match="closed"):
         await store.game(1)
-    with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+    with pytest.raises(StoreClosed, match="closed"):
         await store.set_notify(1, True)
 
 
@@ -218,8 +277,22 @@ async def test_a_failed_open_leaves_no_thread_behind(tmp_path: Path) -> None:
 
     before = stores()
     with pytest.raises(sqlite3.OperationalError, match="unable to open"):
-        await Store.open(folder)
+        await SqliteStore.open(folder)
     assert stores() == before
+
+
+@pytest.mark.postgres
+async def test_a_failed_open_leaves_no_connection_behind(pg_url: str) -> None:
+    backend = PostgresBackend(pg_url)
+    with pytest.raises(asyncpg.InvalidCatalogNameError):
+        await PostgresStore.open(pg_url.replace("/test_", "/missing_", 1))
+    await backend.at_schema(1)
+    await backend.at_version(99)
+    with pytest.raises(SchemaTooNew, match="schema 99, newer"):
+        await backend.open()
+    assert await backend.committed(
+        "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+        " AND pid <> pg_backend_pid()") == [(0,)]
 
 
 # --- the bulk read of every active game -----------------------------------------------------------
@@ -318,7 +391,7 @@ def test_a_log_row_decodes_its_events_once_and_only_when_asked() -> None:
 
 
 async def test_a_held_transaction_rolls_back_on_an_error_or_a_cancellation(
-        store: Store, db_path: Path) -> None:
+        store: Store, backend: Backend) -> None:
     with pytest.raises(Crash):
         async with store.transaction() as db:
             await run(db, "INSERT INTO user_settings (user_id, notify) VALUES (1, 1)")
@@ -336,8 +409,10 @@ async def test_a_held_transaction_rolls_back_on_an_error_or_a_cancellation(
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+    missing = sqlite3.OperationalError if backend.kind == "sqlite" \
+        else asyncpg.UndefinedTableError
+    with pytest.raises(missing, match="nowhere"):
         async with store.transaction() as db:
-            await run(db, "INSERT INTO nowhere VALUES (1)")
+            await run(db, "INSERT INTO nowhere VALUES (?)", (1,))
     await store.set_notify(3, True)
-    assert committed(db_path, "SELECT user_id FROM user_settings") == [(3,)]
+    assert await backend.committed("SELECT user_id FROM user_settings") == [(3,)]

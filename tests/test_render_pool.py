@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.host.sessions import Host
-from bot.host.store import Store
+from bot.host.store import SqliteStore
 from bot.table import Picture, desired
 from bot.table.pool import BOARDS, GIVE_UP, SPILL, RenderPool, cores
 from rules.registry import GAME_NAMES, game_module
@@ -70,7 +70,7 @@ async def test_no_workers_draws_in_this_process() -> None:
 
 async def test_every_picture_of_a_table_can_go_to_a_worker(tmp_path: Path) -> None:
     """What a worker gets is pickled: every board and screen of a game in progress."""
-    store = await Store.open(tmp_path / "games.sqlite3")
+    store = await SqliteStore.open(tmp_path / "games.sqlite3")
     try:
         host = Host(store, seed_source=iter(range(1, 99)).__next__)
         for channel, name in enumerate(GAME_NAMES, start=1):
@@ -107,7 +107,7 @@ async def test_a_screen_is_never_kept_for_another_game(tmp_path: Path) -> None:
     """Two Giants games in the same position give their red seats the same screen content;
     their screen pictures still have keys of their own, so the pool's kept pictures never
     hand one game's private picture to the other."""
-    store = await Store.open(tmp_path / "games.sqlite3")
+    store = await SqliteStore.open(tmp_path / "games.sqlite3")
     try:
         host = Host(store, seed_source=lambda: 5)
         keys = []

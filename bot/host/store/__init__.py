@@ -1,0 +1,80 @@
+"""The store: games, seats, the append-only action log, the latest snapshot, and the ids of
+the Discord messages that show each game. Every SQL statement of the bot is in this package.
+
+One interface (:class:`Store`), two backends: SQLite (:class:`SqliteStore`, one file, the
+embedded default) and PostgreSQL (:class:`PostgresStore`, several bot processes over one
+server); :func:`open_store` opens the one a path or URL names. Both have the same numbered
+migrations (:data:`SCHEMA_VERSION`), return the same rows and raise the same errors, so the
+host cannot tell them apart. Every applied action is written with its snapshot in one
+transaction (:meth:`Store.append_action`), so a crash leaves an action either applied or not,
+never half. The store knows nothing of Discord or of any game's rules: a message is a *slot*
+name (``live``, ``ping``, ``screen:red``...) and two ids.
+"""
+
+from bot.host.store._files import (
+    InstanceLock,
+    backup,
+    inspect,
+    lock_path,
+    read_heartbeats,
+)
+from bot.host.store._interface import Listener, Store, Transaction, run
+from bot.host.store._open import POSTGRES_SCHEMES, is_postgres, open_store, sqlite_file
+from bot.host.store._postgres import DEFAULT_POOL_SIZE, PostgresStore
+from bot.host.store._postgres import inspect as inspect_postgres
+from bot.host.store._postgres import read_heartbeats as read_postgres_heartbeats
+from bot.host.store._postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
+from bot.host.store._rows import (
+    ACTIVE,
+    AWAY_AFTER,
+    CLAIM_LEASE,
+    EVERY_GAME,
+    FORMER_ID,
+    FORMER_PLAYER,
+    GAME_TABLES,
+    SCHEMA_VERSION,
+    STATUSES,
+    ActiveGame,
+    BackupInfo,
+    ChannelBusy,
+    DatabaseInfo,
+    Forgotten,
+    GameRow,
+    Heartbeat,
+    InstanceRunning,
+    LogRow,
+    MessageRow,
+    PlayerStats,
+    Purged,
+    Rate,
+    Rating,
+    ResultRow,
+    SchemaTooNew,
+    SeatChangeRow,
+    SeatRow,
+    Snapshot,
+    StaleGame,
+    StoreClosed,
+    TakebackRow,
+)
+from bot.host.store._sqlite import (
+    CHECKPOINT_EVERY,
+    Checkpointed,
+    SqliteStore,
+    backup_before_migrating,
+    migrate,
+)
+from bot.host.store._sqlite_schema import MIGRATIONS
+
+__all__ = [
+    "ACTIVE", "AWAY_AFTER", "CHECKPOINT_EVERY", "CLAIM_LEASE", "DEFAULT_POOL_SIZE",
+    "EVERY_GAME", "FORMER_ID", "FORMER_PLAYER", "GAME_TABLES", "MIGRATIONS",
+    "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "STATUSES", "ActiveGame",
+    "BackupInfo", "ChannelBusy", "Checkpointed", "DatabaseInfo", "Forgotten", "GameRow",
+    "Heartbeat", "InstanceLock", "InstanceRunning", "Listener", "LogRow", "MessageRow",
+    "PlayerStats", "PostgresStore", "Purged", "Rate", "Rating", "ResultRow", "SchemaTooNew",
+    "SeatChangeRow", "SeatRow", "Snapshot", "SqliteStore", "StaleGame", "Store",
+    "StoreClosed", "TakebackRow", "Transaction", "backup", "backup_before_migrating",
+    "inspect", "inspect_postgres", "is_postgres", "lock_path", "migrate", "open_store",
+    "read_heartbeats", "read_postgres_heartbeats", "run", "sqlite_file",
+]

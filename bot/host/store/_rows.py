@@ -1,0 +1,451 @@
+"""What both backends of the store share: the rows they return, the errors they raise, the
+constants of the schema, and the pure helpers that build rows from what a query read.
+
+Nothing here touches a database: the SQLite and the PostgreSQL backends read their rows their
+own way and hand them to the same builders, so the host cannot tell them apart.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from pathlib import Path
+from typing import Any, NamedTuple
+
+SCHEMA_VERSION = 11
+"""The schema both backends migrate to (their numbered migrations end here)."""
+ACTIVE = ("lobby", "running")
+STATUSES = ("lobby", "running", "finished", "aborted")
+AWAY_AFTER = 2
+"""Timeouts in a row after which a seat is marked away."""
+FORMER_ID = 0
+"""The user id a forgotten player's seats, seat changes and games keep (no Discord user has
+it): the record stays, "a former player" held the seat."""
+FORMER_PLAYER = "former"
+"""How a forgotten player's results name them (``results.player`` holds user ids as text)."""
+GAME_TABLES = ("seats", "actions", "snapshots", "messages", "hidden_seats", "takebacks",
+               "seat_changes", "results")
+"""Every table whose rows belong to one game (``game_id``)."""
+
+
+EVERY_GAME = 0
+"""What a :meth:`Store.listen` callback hears instead of a game id when notifications may
+have been missed (the listening connection dropped and was opened again): every game may have
+changed, reconcile them all. No game has this id."""
+CLAIM_LEASE = 120
+"""Seconds a claimed turn deadline (:meth:`Store.claim_deadline`) is pushed back: long enough
+for the claimer to play the timeout and arm the next deadline; should it die first, the turn
+falls due again after this long and another process claims it."""
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    game: str
+    options: str
+    seed: int
+    """The secret seed every chance line is drawn from (:mod:`rules.fair`): 128 bits, kept
+    as text in the ``secret_seed`` column; it leaves the bot only in the finished record."""
+    header: str | None
+    status: str
+    creator_id: int
+    language: str
+    ai_level: str
+    created_at: str
+    updated_at: str
+    turn_seconds: int | None = None
+    """Time each turn may take; None: no deadline."""
+    deadline_at: str | None = None
+    """When the pending humans' time runs out (absolute, from the injected clock)."""
+    reminded: int = 0
+    thread_id: int | None = None
+    """Where the table lives once the game started: a thread under the lobby message, or the
+    lobby's channel itself (then equal to ``channel_id``); None before the outbox decided."""
+    lobby_message_id: int | None = None
+    paused_by: int | None = None
+    """Who paused the game (None: it is not paused)."""
+    paused_left: int | None = None
+    """Seconds of turn time that were left when it was paused (None: nobody was on the clock)."""
+
+    @property
+    def home_id(self) -> int:
+        """The channel (or thread) the table is shown in."""
+        return self.thread_id or self.channel_id
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    colour: str
+    user_id: int | None
+    ai_level: str | None
+    joined: int
+    name: str = ""
+    """The player's display name when they joined: images cannot show mentions."""
+    acted_at: str | None = None
+    """When this seat's human last acted in the game (joining counts)."""
+    timeouts: int = 0
+    """Turns in a row on which the time ran out (reset when the human acts)."""
+    away: int = 0
+    """Marked away after :data:`AWAY_AFTER` timeouts in a row: the AI plays at once."""
+    was_human: bool = False
+    """A human held this seat before it went to the AI (they left or were removed)."""
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class SeatChangeRow:
+    """A seat changed hands. ``what``: ``left``, ``kicked`` (turned over to the AI), ``took``
+    (a player took it over), ``handed`` (the creator gave it to a player), ``replaced`` (a
+    late joiner got a lobby's AI seat), ``removed`` (an AI seat left the lobby), ``dropped``
+    (a player was removed from the lobby). ``user_id`` is the seat's new holder (None: the
+    AI or nobody), ``old_id`` the previous one, ``by_id`` who made the change, ``seq`` how
+    many actions had been applied."""
+
+    seq: int
+    colour: str
+    what: str
+    user_id: int | None
+    old_id: int | None
+    by_id: int | None
+    at: str = ""
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What :meth:`Store.forget_user` removed or made anonymous."""
+
+    settings: int
+    """User settings rows deleted (language, turn DMs): 0 or 1."""
+    ratings: int
+    """Rating rows deleted (one per server and game)."""
+    results: int
+    """Finished games whose result no longer names the player."""
+
+
+@dataclass(frozen=True)
+class Purged:
+    """What :meth:`Store.delete_guild` deleted for one server."""
+
+    guild_id: int
+    games: int
+    ratings: int
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    state: dict[str, Any]
+
+
+class _LogFields(NamedTuple):
+    seq: int
+    line: str
+    events_json: str
+    """The events as stored (JSON text)."""
+    by: str
+    sealed: str | None
+
+
+class LogRow(_LogFields):
+    """One applied action as stored: ``sealed`` names the seat it is still private to. Its
+    events are kept as the stored JSON text and decoded on first use of :attr:`events` (a
+    start reads the logs of every running game; most of their events are never looked at).
+    Immutable and compared by its fields; a tuple underneath, so that many are made quickly."""
+
+    @classmethod
+    def of(cls, seq: int, line: str, events: list[dict[str, Any]], by: str,
+           sealed: str | None) -> LogRow:
+        """A row from decoded events."""
+        row = cls(seq, line, dump(events), by, sealed)
+        row.__dict__["events"] = events
+        return row
+
+    @cached_property
+    def events(self) -> list[dict[str, Any]]:
+        decoded: list[dict[str, Any]] = json.loads(self.events_json)
+        return decoded
+
+
+@dataclass(frozen=True)
+class TakebackRow:
+    """One ``/game undo``: ``colour`` took back the log rows after ``at`` (as they were)."""
+
+    at: int
+    colour: str
+    rows: list[LogRow]
+    taken_at: str
+
+
+@dataclass(frozen=True)
+class ActiveGame:
+    """A game in a lobby or running, with everything the host needs to load it
+    (:meth:`Store.load_active`): each part equal to what the store's per-game read returns.
+    ``damage``: None, or why :meth:`Store.log` refuses the game's log (a gap in it)."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    dm_closed: set[str]
+    changes: list[SeatChangeRow]
+    snapshot: Snapshot | None
+    log: list[LogRow]
+    takebacks: list[TakebackRow]
+    damage: str | None = None
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    """A Discord message the outbox keeps up to date for one game (see :class:`Store`)."""
+
+    slot: str
+    channel_id: int
+    message_id: int
+    digest: str = ""
+    stage: str = ""
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat's outcome in a finished game: ``player`` is the user id as text, or
+    ``ai:<level>`` for an AI seat; ``place`` 1 is first, tied seats share a place."""
+
+    colour: str
+    player: str
+    place: int
+    score: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's Weng-Lin rating in one game on one server, and how many seats it played."""
+
+    player: str
+    mu: float
+    sigma: float
+    plays: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's finished games of one game on one server, summed."""
+
+    game: str
+    plays: int
+    wins: int
+    place_total: int
+    score_total: int
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """A running bot as its heartbeat row says: which process on which host, since when, and
+    when it last beat (ISO timestamps from its clock)."""
+
+    instance: str
+    pid: int
+    host: str
+    started_at: str
+    beat_at: str
+
+    def age(self, now: datetime) -> float:
+        """Seconds since the last beat (negative if the clocks disagree)."""
+        return (now - datetime.fromisoformat(self.beat_at)).total_seconds()
+
+
+@dataclass(frozen=True)
+class DatabaseInfo:
+    """What ``python -m bot check`` learns from a database without changing it."""
+
+    version: int
+    """Its schema (0: empty, the bot creates the tables)."""
+    integrity: list[str]
+    """SQLite's integrity check: ``["ok"]``, else what it found (the first lines); empty for
+    PostgreSQL, which checks its own pages."""
+    games: int
+
+    @property
+    def pending(self) -> int:
+        """Migrations the bot applies when it next opens it (negative: newer than the bot)."""
+        return SCHEMA_VERSION - self.version
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    """A backup written: where, its size in bytes, its games and its schema."""
+
+    path: Path
+    size: int
+    games: int
+    version: int
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was written by a newer bot: this one must not touch it."""
+
+
+class InstanceRunning(Exception):
+    """Another process holds the database's instance lock: a bot is running on it."""
+
+    def __init__(self, lock_path: Path) -> None:
+        super().__init__(f"{lock_path} is held by another process")
+        self.lock_path = lock_path
+
+
+Rate = Callable[[dict[str, Rating | None]], dict[str, tuple[float, float]]]
+"""From each player's rating before a game (None: unrated), their ``(mu, sigma)`` after it."""
+
+
+
+# --- the store's own errors ----------------------------------------------------------------------
+
+class ChannelBusy(Exception):
+    """The channel already has a game in its lobby or running."""
+
+
+class StaleGame(Exception):
+    """Another writer applied this sequence number of the game first: the caller's copy of the
+    game is behind the store (reload it), and nothing was written. Both backends raise it from
+    :meth:`Store.append_action`, so no action is ever applied twice."""
+
+    def __init__(self, game_id: int, seq: int) -> None:
+        super().__init__(f"game {game_id}: action {seq} is taken already")
+        self.game_id = game_id
+        self.seq = seq
+
+
+class StoreClosed(RuntimeError):
+    """The store was closed: it takes no more work."""
+
+
+# --- building rows from what a query read --------------------------------------------------------
+
+def dump(state: Any) -> str:
+    """JSON as the store keeps it: compact, UTF-8 as is, sets as lists."""
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
+
+
+def gap(game_id: int, seqs: list[int]) -> str | None:
+    """What is wrong with a log numbered ``seqs`` (None: 1, 2, ... as it must be)."""
+    if seqs != list(range(1, len(seqs) + 1)):
+        return f"game {game_id}: the action log has a gap"
+    return None
+
+
+def log_row(row: Iterable[Any]) -> LogRow:
+    """A log row from ``seq, line, events, by, sealed`` as read (no checks: quick)."""
+    made: LogRow = tuple.__new__(LogRow, row)
+    return made
+
+
+def takeback(at: int, colour: str, steps: str, taken_at: str) -> TakebackRow:
+    return TakebackRow(at, colour, [LogRow.of(x["seq"], x["line"], x["events"], x["by"],
+                                              x["sealed"]) for x in json.loads(steps)],
+                       taken_at)
+
+
+def kept_steps(rows: Iterable[Any]) -> str:
+    """The log rows a take-back removes (``seq, line, events, by, sealed`` each), as the
+    ``takebacks`` table keeps them."""
+    return dump([{"seq": r[0], "line": r[1], "events": json.loads(r[2]), "by": r[3],
+                  "sealed": r[4]} for r in rows])
+
+
+def game_row(row: Any) -> GameRow:
+    """A game from its ``SELECT *`` row (``sqlite3.Row`` or ``asyncpg.Record``: both map
+    column names to values); the secret seed is kept as text."""
+    values = {key: row[key] for key in row.keys()}  # noqa: SIM118 - neither is a dict
+    secret = values.pop("secret_seed")
+    values["seed"] = int(secret) if secret is not None else values["seed"]
+    return GameRow(**values)
+
+
+def by_game(rows: Iterable[Any]) -> dict[int, list[Any]]:
+    """Rows whose first column is a game id, grouped by it (each group in the rows' order)."""
+    groups: dict[int, list[Any]] = {}
+    for row in rows:
+        groups.setdefault(row[0], []).append(row)
+    return groups
+
+
+@dataclass(frozen=True)
+class ActiveRows:
+    """What :meth:`Store.load_active` reads, one query a table, each row led by its game id
+    (see :func:`assemble`)."""
+
+    games: list[GameRow]
+    seats: Iterable[Any]
+    """``game_id, colour, user_id, ai_level, joined, name, acted_at, timeouts, away,
+    was_human``, by game and joining order."""
+    closed: Iterable[Any]
+    """``game_id, colour`` of the seats whose DMs are closed."""
+    changes: Iterable[Any]
+    """``game_id, seq, colour, what, user_id, old_id, by_id, at``, by game and number."""
+    snapshots: Iterable[Any]
+    """``game_id, seq, state``."""
+    takebacks: Iterable[Any]
+    """``game_id, after_seq, colour, steps, taken_at``, by game and number."""
+    logs: Iterable[Any]
+    """``game_id, seq, line, events, by, sealed``, by game and seq."""
+
+
+def assemble(read: ActiveRows) -> list[ActiveGame]:
+    """Every active game from the rows of one consistent read, with the cyclic garbage
+    collector paused: a start builds a million objects or so (rows, decoded snapshots), none
+    of them in a cycle, and the collector would walk the growing heap again and again (twice
+    the time)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _assemble(read)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _assemble(read: ActiveRows) -> list[ActiveGame]:
+    seats, closed = by_game(read.seats), by_game(read.closed)
+    changes, snapshots = by_game(read.changes), by_game(read.snapshots)
+    takebacks, logs = by_game(read.takebacks), by_game(read.logs)
+    loaded = []
+    for row in read.games:
+        log_rows = [log_row(r[1:]) for r in logs.get(row.id, [])]
+        snapshot = [Snapshot(seq, json.loads(state))
+                    for _, seq, state in snapshots.get(row.id, [])]
+        loaded.append(ActiveGame(
+            row,
+            [SeatRow(colour, user, ai, joined, name, acted, timeouts, away, bool(was))
+             for _, colour, user, ai, joined, name, acted, timeouts, away, was
+             in seats.get(row.id, [])],
+            {colour for _, colour in closed.get(row.id, [])},
+            [SeatChangeRow(*r[1:]) for r in changes.get(row.id, [])],
+            snapshot[0] if snapshot else None,
+            log_rows,
+            [takeback(*r[1:]) for r in takebacks.get(row.id, [])],
+            gap(row.id, [r.seq for r in log_rows])))
+    return loaded
+
+
+def without(stage: str, player: str) -> str:
+    """A message's stage with this user id taken out: a DM's holder (``12``, ``3@12``) or one
+    of the users a ping nudged (``12,34|remind``)."""
+    users, bar, flag = stage.partition("|")
+    if bar:
+        kept = [u for u in users.split(",") if u and u != player]
+        return ",".join(kept) + bar + flag
+    turn, at, holder = stage.rpartition("@")
+    if at:
+        return turn + at + ("" if holder == player else holder)
+    return "" if stage == player else stage
+
+
+def is_due(deadline_at: str, now: datetime) -> bool:
+    """Whether a stored deadline has come at ``now``."""
+    return datetime.fromisoformat(deadline_at) <= now
