@@ -26,6 +26,7 @@ import discord
 from bot import create_bot
 from bot.app import INVITE_PERMISSIONS
 from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
+from bot.host import memory
 from bot.host.clock import Clock, system_clock
 from bot.host.store import (
     SCHEMA_VERSION,
@@ -145,6 +146,7 @@ def run(settings: Settings) -> int:
             print(f"cannot use the database folder of {path} ({setting(settings)}): {exc}",
                   file=sys.stderr)
             return 1
+    memory.collect_less()
     try:
         return asyncio.run(serve(settings))
     except STORE_ERRORS as exc:

@@ -25,6 +25,7 @@ from bot.constants import (
 from bot.exts import _answer, _group
 from bot.exts._items import ITEMS
 from bot.exts._outbox import Outbox
+from bot.host import memory
 from bot.host.sessions import Host
 from bot.host.store import Store, open_store
 from bot.settings import Settings
@@ -120,6 +121,7 @@ class GameBot(commands.Bot):
                                                  name="checking snapshots")
             self.languages = {user: language(lang)
                               for user, lang in (await self.store.user_languages()).items()}
+            memory.settle()
         await self.tree.set_translator(CatalogueTranslator())
         self.add_dynamic_items(*ITEMS)
         for extension in self.settings.extensions:
