@@ -127,23 +127,23 @@ async def test_a_screen_is_never_kept_for_another_game(tmp_path: Path) -> None:
         await store.close()
 
 
-async def test_a_games_pictures_go_to_one_worker_unless_it_is_busy() -> None:
-    """A game's worker keeps the bands of its previous pictures, so each game has one; a
-    worker with a queue hands that game's picture to the least busy one."""
+async def test_a_streams_pictures_go_to_one_worker_unless_it_is_busy() -> None:
+    """A stream's worker keeps the bands of its previous picture, so each stream has one; a
+    worker with a queue hands the picture to the least busy one."""
     pool = RenderPool(2)
     try:
-        first = {game: await pool.draw(os.getpid, game=game) for game in (4, 5, 6, 7)}
+        first = {game: await pool.draw(os.getpid, stream=game) for game in (4, 5, 6, 7)}
         assert first[4] == first[6] != first[5] == first[7]
-        assert {await pool.draw(os.getpid, game=4) for _ in range(3)} == {first[4]}
+        assert {await pool.draw(os.getpid, stream=4) for _ in range(3)} == {first[4]}
         busy = pool._slots[4 % 2]
         assert busy is not None
         loop = asyncio.get_running_loop()
         queued = {-n: loop.create_future() for n in range(1, SPILL + 1)}
         busy.waiting.update(queued)
-        assert await pool.draw(os.getpid, game=4) == first[5], "the least busy worker"
+        assert await pool.draw(os.getpid, stream=4) == first[5], "the least busy worker"
         for number in queued:
             del busy.waiting[number]
-        assert await pool.draw(os.getpid, game=4) == first[4], "its own again"
+        assert await pool.draw(os.getpid, stream=4) == first[4], "its own again"
     finally:
         pool.close()
 

@@ -95,9 +95,10 @@ class Picture:
     art: Callable[..., bytes | None] = field(compare=False, repr=False)
     args: tuple[Any, ...] = field(default=(), compare=False, repr=False)
     kwargs: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    game: int = field(default=0, compare=False)
-    """The game it shows: the render pool draws a game's pictures in one worker, whose cache
-    then holds the bands of that game's previous pictures."""
+    stream: tuple[int, str] = field(default=(0, ""), compare=False)
+    """The game and the picture's place in it (``board``, a seat's screen): the render pool
+    draws each stream's pictures in one worker, whose cache then holds the bands of that
+    stream's previous picture (and the pictures of one move spread over the workers)."""
 
     def draw(self) -> bytes | None:
         """The PNG, drawn here and now (None: nothing to show)."""
@@ -383,7 +384,7 @@ def _board(session: Session, ui: GameUI, view: dict[str, Any], names: dict[str, 
     changed = sorted(ui.changed([e for s in _latest_turn(steps) for e in s.events]))
     key = _digest(view, lang, names, changed)
     return Picture(BOARD_FILE, key, renderer, (view, lang, names),
-                   {"highlight": frozenset(changed)}, game=session.id)
+                   {"highlight": frozenset(changed)}, stream=(session.id, "board"))
 
 
 def _latest_turn(steps: list[Step]) -> list[Step]:
@@ -548,7 +549,7 @@ def screen_post(session: Session, ui: GameUI, seat: Seat, lang: str) -> Post:
     words = ui.screen_text(view, seat.colour, lang)
     return Post(content=_cut("\n".join(w for w in (text, words) if w), MAX_CONTENT),
                 picture=Picture(SCREEN_FILE, key, ui.screen_art(), (view, seat.colour, lang),
-                                game=session.id))
+                                stream=(session.id, seat.colour)))
 
 
 def phase_label(ui: GameUI, kind: str, lang: str) -> str:

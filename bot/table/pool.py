@@ -9,9 +9,10 @@ pictures, :class:`render.palette.Bands`), built once by :func:`_warm` when it st
 decisions do not go here: they have their threads, so a burst of renders never queues a
 decision behind it, nor the other way round.
 
-A game's pictures go to the same worker (its id picks one), so that worker's band cache holds
-that game's previous board and screens, and a move re-encodes only the bands it changed. A
-worker with a long queue hands its game to the least busy one for that picture.
+Each stream of pictures (a game's board, a seat's screen in it) goes to the same worker, so
+that worker's band cache holds the stream's previous picture, and a move re-encodes only the
+bands it changed; the pictures of one move (a board, screens) spread over the workers. A
+worker with a long queue hands the picture to the least busy one.
 
 Each worker is a process on a socket pair, read by the event loop itself: a request is a
 pickled ``(number, art, args, kwargs)`` behind its length, the answer ``(number, ok, value)``.
@@ -52,7 +53,7 @@ message and opens the next one's) is drawn once."""
 GIVE_UP = 3
 """Workers that died this often are not started again: pictures are drawn in threads."""
 SPILL = 4
-"""A game's worker with this many more pictures waiting than the least busy worker hands
+"""A stream's worker with this many more pictures waiting than the least busy worker hands
 that picture to the least busy one (its bands are then encoded afresh there)."""
 PRELOAD = ("render.giants", "render.giganten", "render.makemake", "render.giants_screen",
            "render.giganten_hand")
@@ -221,12 +222,12 @@ class RenderPool:
         while len(self._slots) < self.workers:
             self._slots.append(self._spawn())
 
-    async def _worker(self, game: int) -> _Worker | None:
-        """The worker for a picture of ``game`` (None: draw in a thread)."""
+    async def _worker(self, stream: int) -> _Worker | None:
+        """The worker for a picture of ``stream`` (None: draw in a thread)."""
         if self.workers <= 0:
             return None
         self.start()
-        index = game % self.workers
+        index = stream % self.workers
         least = min(range(self.workers), key=lambda i: self._load(i))
         if self._load(index) >= self._load(least) + SPILL:
             index = least
@@ -254,18 +255,19 @@ class RenderPool:
         if key in self._recent:
             self._recent.move_to_end(key)
             return self._recent[key]
-        png = await self.draw(picture.art, *picture.args, game=picture.game, **picture.kwargs)
+        png = await self.draw(picture.art, *picture.args, stream=hash(picture.stream),
+                              **picture.kwargs)
         self._recent[key] = png
         while len(self._recent) > KEEP:
             self._recent.popitem(last=False)
         return png
 
-    async def draw(self, art: Callable[..., Any], *args: Any, game: int = 0,
+    async def draw(self, art: Callable[..., Any], *args: Any, stream: int = 0,
                    **kwargs: Any) -> Any:
-        """``art(*args, **kwargs)`` in a worker (the one of ``game``): the PNG, or None
-        (nothing to show)."""
+        """``art(*args, **kwargs)`` in a worker (the one of ``stream``, a number that names
+        what the picture shows): the PNG, or None (nothing to show)."""
         self.drawn += 1
-        worker = await self._worker(game)
+        worker = await self._worker(stream)
         if worker is None:
             return await asyncio.to_thread(art, *args, **kwargs)
         number = next(self._numbers)
