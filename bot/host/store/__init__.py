@@ -56,6 +56,7 @@ from bot.host.store._rows import (
     StaleGame,
     StoreClosed,
     TakebackRow,
+    shard_list,
 )
 from bot.host.store._sqlite import (
     CHECKPOINT_EVERY,
@@ -76,5 +77,5 @@ __all__ = [
     "SeatChangeRow", "SeatRow", "Snapshot", "SqliteStore", "StaleGame", "Store",
     "StoreClosed", "TakebackRow", "Transaction", "backup", "backup_before_migrating",
     "inspect", "inspect_postgres", "is_postgres", "lock_path", "migrate", "open_store",
-    "read_heartbeats", "read_postgres_heartbeats", "run", "sqlite_file",
+    "read_heartbeats", "read_postgres_heartbeats", "run", "shard_list", "sqlite_file",
 ]
