@@ -39,6 +39,7 @@ from bot.host.store import (
     open_store,
     read_heartbeats,
     read_postgres_heartbeats,
+    shard_list,
 )
 from bot.settings import VARIABLES, BadSettings, Settings, database_target, redacted
 from render.assets import problems as asset_problems
@@ -114,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         path = settings.sqlite_path
         status, line = (health(path, settings.clock) if path is not None else
                         health_postgres(str(settings.database), settings.clock,
-                                        socket.gethostname()))
+                                        socket.gethostname(), shards_of(settings)))
         print(line)
         return status
     if not settings.token:
@@ -189,8 +190,20 @@ def already_running(db_path: Path, lock_path: Path, clock: Clock) -> str:
 
 
 def describe(beat: Heartbeat, clock: Clock) -> str:
-    return (f"pid {beat.pid} on {beat.host}, started {beat.started_at}, last heartbeat "
-            f"{ago(beat.age(clock()))} ago")
+    return (f"pid {beat.pid} on {beat.host}{with_shards(beat)}, started {beat.started_at}, "
+            f"last heartbeat {ago(beat.age(clock()))} ago")
+
+
+def with_shards(beat: Heartbeat) -> str:
+    """``, shards 0,1 of 2`` after a bot's process and host, when it is sharded."""
+    return f", {beat.shards}" if beat.shards else ""
+
+
+def shards_of(settings: Settings) -> tuple[int, tuple[int, ...]] | None:
+    """The shards these settings run (their count and numbers); None: not sharded."""
+    if settings.shard_count is None:
+        return None
+    return settings.shard_count, settings.shards_here
 
 
 def ago(seconds: float) -> str:
@@ -338,14 +351,21 @@ def health(db_path: Path, clock: Clock) -> tuple[int, str]:
     return fresh(beats[0], clock)
 
 
-def health_postgres(url: str, clock: Clock, host: str) -> tuple[int, str]:
+def health_postgres(url: str, clock: Clock, host: str,
+                    shards: tuple[int, tuple[int, ...]] | None = None) -> tuple[int, str]:
     """:func:`health` for a PostgreSQL database that several bots share: the latest heartbeat
-    of a bot on ``host`` (a container's health check runs beside its bot)."""
+    of a bot on ``host`` (a container's health check runs beside its bot) that runs these
+    ``shards`` (count and numbers, as the settings say; None: any)."""
     try:
         beats = asyncio.run(read_postgres_heartbeats(url))
     except STORE_ERRORS as exc:
         return 1, f"down: cannot read {redacted(url)} ({exc})"
     mine = [beat for beat in beats if beat.host == host]
+    if shards is not None:
+        count, ids = shards
+        mine = [beat for beat in mine if (beat.shard_count, beat.shard_ids) == (count, ids)]
+        if not mine:
+            return 1, f"down: no heartbeat from {host} for shards {shard_list(ids)} of {count}"
     if not mine:
         return 1, f"down: no heartbeat from {host}"
     return fresh(mine[0], clock)
@@ -354,8 +374,14 @@ def health_postgres(url: str, clock: Clock, host: str) -> tuple[int, str]:
 def fresh(beat: Heartbeat, clock: Clock) -> tuple[int, str]:
     age = beat.age(clock())
     if age > HEARTBEAT * HEARTBEAT_STALE:
-        return 1, f"stale: last heartbeat {ago(age)} ago (pid {beat.pid} on {beat.host})"
-    return 0, f"ok: bot pid {beat.pid} on {beat.host}, heartbeat {ago(age)} ago"
+        return 1, (f"stale: last heartbeat {ago(age)} ago (pid {beat.pid} on "
+                   f"{beat.host}{with_shards(beat)})")
+    return 0, (f"ok: bot pid {beat.pid} on {beat.host}{with_shards(beat)}, heartbeat "
+               f"{ago(age)} ago")
+
+
+def is_fresh(beat: Heartbeat, clock: Clock) -> bool:
+    return beat.age(clock()) <= HEARTBEAT * HEARTBEAT_STALE
 
 
 # --- check -------------------------------------------------------------------------------------
@@ -384,6 +410,8 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
         findings.append((True, "settings: " + ", ".join(
             f"{v.name}={shown(getattr(settings, v.field))}" for v in VARIABLES
             if v.name != "DISCORD_TOKEN")))
+        if settings.shard_count is not None:
+            findings.append((True, shard_plan(settings)))
     token = settings.token if settings is not None else values.get("token")
     if token:
         findings.append((True, "DISCORD_TOKEN is set (check never reaches Discord: a wrong "
@@ -406,6 +434,8 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
         findings += database_findings(target)
     elif target is not None:
         findings += postgres_findings(target)
+        if settings is not None:
+            findings += running_findings(target, settings)
     found = asset_problems()
     findings += [(False, line) for line in found]
     if not found:
@@ -416,9 +446,49 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
     return findings
 
 
+def shard_plan(settings: Settings) -> str:
+    """What a sharded process will run, and whether it uploads the slash commands."""
+    count, ids = settings.shard_count, settings.shards_here
+    assert count is not None
+    alone = len(ids) == count
+    runs = (f"this process runs all {count} shards" if alone else
+            f"this process runs shards {shard_list(ids)} of {count}, the other "
+            f"{count - len(ids)} run in other processes on the same database")
+    if settings.syncs_commands:
+        syncs = "and uploads the slash commands at start-up"
+    elif settings.sync_commands:
+        syncs = "and leaves the slash commands to the process that runs shard 0"
+    else:
+        syncs = "and uploads no slash commands (SYNC_COMMANDS=no)"
+    return f"shards: {runs}, {syncs}"
+
+
+def running_findings(url: str, settings: Settings) -> list[tuple[bool, str]]:
+    """The bots whose heartbeat in a shared PostgreSQL database is fresh, one line each; a
+    problem when one of them splits the bot into another number of shards than these
+    settings do (each process must be given the same SHARD_COUNT)."""
+    try:
+        beats = asyncio.run(read_postgres_heartbeats(url))
+    except STORE_ERRORS:
+        return []  # postgres_findings said why
+    findings: list[tuple[bool, str]] = []
+    for beat in (b for b in beats if is_fresh(b, settings.clock)):
+        line = f"running: {describe(beat, settings.clock)}"
+        if beat.shard_count != settings.shard_count:
+            theirs = beat.shard_count or "none"
+            ours = settings.shard_count or "none"
+            findings.append((False, f"{line}: its SHARD_COUNT is {theirs}, these settings' "
+                             f"{ours}; every process of the bot needs the same"))
+        else:
+            findings.append((True, line))
+    return findings
+
+
 def shown(value: object) -> str:
     if value is None:
         return "(unset)"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
     if isinstance(value, str) and "://" in value:
         return redacted(value)
     if isinstance(value, bool):
