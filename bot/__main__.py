@@ -1,5 +1,6 @@
-"""``python -m bot [run|check|sync|backup PATH|health]``: run the bot, or look after it, with
-settings from the environment (``bot.settings.VARIABLES``).
+"""``python -m bot [run|check|sync|backup PATH|health|migrate-store]``: run the bot, or look
+after it, with settings from the environment (``bot.settings.VARIABLES``); ``migrate-store``
+is told its two databases on the command line instead.
 
 Exit status: 0 done (or, for ``check`` and ``health``, all is well), 1 a problem was found or
 an operation failed, 2 a setting is missing or bad, or another bot runs on the database
@@ -27,19 +28,24 @@ from bot import create_bot
 from bot.app import INVITE_PERMISSIONS
 from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
 from bot.host.clock import Clock, system_clock
+from bot.host.migrate_store import migrate_store
 from bot.host.store import (
     SCHEMA_VERSION,
     Heartbeat,
     InstanceLock,
     InstanceRunning,
+    SchemaDiffers,
     SchemaTooNew,
+    TargetNotEmpty,
     backup,
     inspect,
     inspect_postgres,
+    is_postgres,
     open_store,
     read_heartbeats,
     read_postgres_heartbeats,
     shard_list,
+    sqlite_file,
 )
 from bot.settings import VARIABLES, BadSettings, Settings, database_target, redacted
 from render.assets import problems as asset_problems
@@ -75,6 +81,8 @@ COMMANDS = {
               "runs)",
     "health": "exit 0 while the running bot's heartbeat in the database is fresh, else 1 "
               "(PostgreSQL: the bot on this host)",
+    "migrate-store": "copy every game from a SQLite file into an empty PostgreSQL database, "
+                     "then check that each one replays to its snapshot there",
 }
 
 
@@ -82,7 +90,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m bot", description="The Rapa Nui games bot for Discord. Settings come "
         "from environment variables (docs/ADMIN.md, \"Configuration\").")
-    sub = top.add_subparsers(dest="command", metavar="{run,check,sync,backup,health}",
+    sub = top.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}",
                              title="commands (run when none is given)")
     for name, help_text in COMMANDS.items():
         command = sub.add_parser(name, help=help_text, description=help_text)
@@ -95,6 +103,12 @@ def parser() -> argparse.ArgumentParser:
                                  help="the file to write (not the database itself)")
             command.add_argument("--force", action="store_true",
                                  help="replace PATH if it exists")
+        if name == "migrate-store":
+            command.add_argument("--from", dest="source", required=True, metavar="SQLITE",
+                                 help="the bot's SQLite database: sqlite:///path, or a path "
+                                 "(stop the bot first)")
+            command.add_argument("--to", dest="target", required=True, metavar="POSTGRESQL",
+                                 help="an empty PostgreSQL database: postgresql://…")
     return top
 
 
@@ -103,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command or "run"
     if command == "check":
         return check()
+    if command == "migrate-store":
+        return migrate(args.source, args.target)
     try:
         settings = Settings.from_env()
     except BadSettings as exc:
@@ -335,6 +351,70 @@ def size(count: int) -> str:
     if count < 1024 * 1024:
         return f"{count / 1024:.1f} KiB"
     return f"{count / 1024 / 1024:.1f} MiB"
+
+
+# --- migrate-store -----------------------------------------------------------------------------
+
+def migrate(source: str, target: str) -> int:
+    """Copy a stopped bot's SQLite file into an empty PostgreSQL database and check the games
+    there (:func:`migrate_store`). 0: copied and every game replays to its snapshot; 1: the
+    copy failed (nothing written) or some games failed the check (named); 2: an argument is
+    not what it must be, or a bot still runs on the SQLite file."""
+    try:
+        path = None if is_postgres(source) else sqlite_file(source)
+    except ValueError:
+        path = None
+    if path is None:
+        print(f"--from names {where(source)}: migrate-store copies from a SQLite file "
+              "(sqlite:///path, or a path)", file=sys.stderr)
+        return 2
+    if not is_postgres(target):
+        print(f"--to names {where(target)}: migrate-store copies into a PostgreSQL database "
+              "(postgresql://…)", file=sys.stderr)
+        return 2
+    name = redacted(target)
+    if not path.is_file():
+        print(f"no database at {path}: nothing to copy", file=sys.stderr)
+        return 1
+    try:
+        lock = InstanceLock.take(path)
+    except InstanceRunning:
+        beats = read_heartbeats(path)
+        who = describe(beats[0], system_clock) if beats else "it is starting"
+        print(f"a bot is running on {path} ({who}): stop it first, or the moves made during "
+              "the copy would stay behind", file=sys.stderr)
+        return 2
+    try:
+        moved = asyncio.run(migrate_store(path, target))
+    except TargetNotEmpty as exc:
+        print(f"the database {name} is not empty ({exc}): migrate-store copies into an "
+              "empty database only (create a new one, e.g. with createdb); nothing was "
+              "copied", file=sys.stderr)
+        return 1
+    except SchemaTooNew as exc:
+        print(f"{exc}: run the newer bot's migrate-store; nothing was copied", file=sys.stderr)
+        return 1
+    except (*STORE_ERRORS, SchemaDiffers) as exc:
+        print(f"copying {path} into {name} failed: {exc}; nothing was copied",
+              file=sys.stderr)
+        return 1
+    finally:
+        lock.release()
+    print(f"copied {path} into {name}, in one transaction:")
+    width = max(map(len, moved.copied.rows))
+    for table, count in moved.copied.rows.items():
+        print(f"  {table:<{width}}  {count}")
+    print(f"the next game is number {moved.copied.next_game_id}")
+    started = "1 started game" if moved.checked == 1 else f"{moved.checked} started games"
+    if not moved.problems:
+        print(f"checked {started}: each replays to its snapshot")
+        return 0
+    for found in moved.problems:
+        print(f"problem: game {found.game_id}: {found.problem}")
+    print(f"{len(moved.problems)} of {started} failed the check: everything was copied, but "
+          f"look into these games before the bot runs on {name} (the SQLite file still holds "
+          "them as they were)")
+    return 1
 
 
 # --- health ------------------------------------------------------------------------------------
