@@ -377,3 +377,12 @@ def test_a_heartbeat_written_before_schema_12_reads_as_not_sharded(tmp_path: Pat
     old.close()
     [beat] = read_heartbeats(db_path)
     assert (beat.pid, beat.shard_count, beat.shard_ids, beat.shards) == (12, None, (), "")
+
+
+async def test_each_backend_keeps_the_shards_of_a_heartbeat(store: Store) -> None:
+    await store.start_heartbeat("one", 11, "box", shard_count=4, shard_ids=(1, 3))
+    [beat] = await store.heartbeats()
+    assert (beat.instance, beat.shard_count, beat.shard_ids) == ("one", 4, (1, 3))
+    await store.start_heartbeat("one", 11, "box")  # the same instance, started unsharded
+    [beat] = await store.heartbeats()
+    assert (beat.shard_count, beat.shard_ids, beat.shards) == (None, (), "")
