@@ -1,5 +1,6 @@
-"""``python -m bot [run|check|sync|backup PATH|health]``: run the bot, or look after it, with
-settings from the environment (``bot.settings.VARIABLES``).
+"""``python -m bot [run|check|sync|backup PATH|health|migrate-store]``: run the bot, or look
+after it, with settings from the environment (``bot.settings.VARIABLES``); ``migrate-store``
+is told its two databases on the command line instead.
 
 Exit status: 0 done (or, for ``check`` and ``health``, all is well), 1 a problem was found or
 an operation failed, 2 a setting is missing or bad, or another bot runs on the database
@@ -28,18 +29,24 @@ from bot.app import INVITE_PERMISSIONS
 from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
 from bot.host import memory
 from bot.host.clock import Clock, system_clock
+from bot.host.migrate_store import migrate_store
 from bot.host.store import (
     SCHEMA_VERSION,
     Heartbeat,
     InstanceLock,
     InstanceRunning,
+    SchemaDiffers,
     SchemaTooNew,
+    TargetNotEmpty,
     backup,
     inspect,
     inspect_postgres,
+    is_postgres,
     open_store,
     read_heartbeats,
     read_postgres_heartbeats,
+    shard_list,
+    sqlite_file,
 )
 from bot.settings import VARIABLES, BadSettings, Settings, database_target, redacted
 from render.assets import problems as asset_problems
@@ -75,6 +82,8 @@ COMMANDS = {
               "runs)",
     "health": "exit 0 while the running bot's heartbeat in the database is fresh, else 1 "
               "(PostgreSQL: the bot on this host)",
+    "migrate-store": "copy every game from a SQLite file into an empty PostgreSQL database, "
+                     "then check that each one replays to its snapshot there",
 }
 
 
@@ -82,7 +91,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m bot", description="The Rapa Nui games bot for Discord. Settings come "
         "from environment variables (docs/ADMIN.md, \"Configuration\").")
-    sub = top.add_subparsers(dest="command", metavar="{run,check,sync,backup,health}",
+    sub = top.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}",
                              title="commands (run when none is given)")
     for name, help_text in COMMANDS.items():
         command = sub.add_parser(name, help=help_text, description=help_text)
@@ -95,6 +104,12 @@ def parser() -> argparse.ArgumentParser:
                                  help="the file to write (not the database itself)")
             command.add_argument("--force", action="store_true",
                                  help="replace PATH if it exists")
+        if name == "migrate-store":
+            command.add_argument("--from", dest="source", required=True, metavar="SQLITE",
+                                 help="the bot's SQLite database: sqlite:///path, or a path "
+                                 "(stop the bot first)")
+            command.add_argument("--to", dest="target", required=True, metavar="POSTGRESQL",
+                                 help="an empty PostgreSQL database: postgresql://…")
     return top
 
 
@@ -103,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command or "run"
     if command == "check":
         return check()
+    if command == "migrate-store":
+        return migrate(args.source, args.target)
     try:
         settings = Settings.from_env()
     except BadSettings as exc:
@@ -115,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         path = settings.sqlite_path
         status, line = (health(path, settings.clock) if path is not None else
                         health_postgres(str(settings.database), settings.clock,
-                                        socket.gethostname()))
+                                        socket.gethostname(), shards_of(settings)))
         print(line)
         return status
     if not settings.token:
@@ -191,8 +208,20 @@ def already_running(db_path: Path, lock_path: Path, clock: Clock) -> str:
 
 
 def describe(beat: Heartbeat, clock: Clock) -> str:
-    return (f"pid {beat.pid} on {beat.host}, started {beat.started_at}, last heartbeat "
-            f"{ago(beat.age(clock()))} ago")
+    return (f"pid {beat.pid} on {beat.host}{with_shards(beat)}, started {beat.started_at}, "
+            f"last heartbeat {ago(beat.age(clock()))} ago")
+
+
+def with_shards(beat: Heartbeat) -> str:
+    """``, shards 0,1 of 2`` after a bot's process and host, when it is sharded."""
+    return f", {beat.shards}" if beat.shards else ""
+
+
+def shards_of(settings: Settings) -> tuple[int, tuple[int, ...]] | None:
+    """The shards these settings run (their count and numbers); None: not sharded."""
+    if settings.shard_count is None:
+        return None
+    return settings.shard_count, settings.shards_here
 
 
 def ago(seconds: float) -> str:
@@ -326,6 +355,70 @@ def size(count: int) -> str:
     return f"{count / 1024 / 1024:.1f} MiB"
 
 
+# --- migrate-store -----------------------------------------------------------------------------
+
+def migrate(source: str, target: str) -> int:
+    """Copy a stopped bot's SQLite file into an empty PostgreSQL database and check the games
+    there (:func:`migrate_store`). 0: copied and every game replays to its snapshot; 1: the
+    copy failed (nothing written) or some games failed the check (named); 2: an argument is
+    not what it must be, or a bot still runs on the SQLite file."""
+    try:
+        path = None if is_postgres(source) else sqlite_file(source)
+    except ValueError:
+        path = None
+    if path is None:
+        print(f"--from names {where(source)}: migrate-store copies from a SQLite file "
+              "(sqlite:///path, or a path)", file=sys.stderr)
+        return 2
+    if not is_postgres(target):
+        print(f"--to names {where(target)}: migrate-store copies into a PostgreSQL database "
+              "(postgresql://…)", file=sys.stderr)
+        return 2
+    name = redacted(target)
+    if not path.is_file():
+        print(f"no database at {path}: nothing to copy", file=sys.stderr)
+        return 1
+    try:
+        lock = InstanceLock.take(path)
+    except InstanceRunning:
+        beats = read_heartbeats(path)
+        who = describe(beats[0], system_clock) if beats else "it is starting"
+        print(f"a bot is running on {path} ({who}): stop it first, or the moves made during "
+              "the copy would stay behind", file=sys.stderr)
+        return 2
+    try:
+        moved = asyncio.run(migrate_store(path, target))
+    except TargetNotEmpty as exc:
+        print(f"the database {name} is not empty ({exc}): migrate-store copies into an "
+              "empty database only (create a new one, e.g. with createdb); nothing was "
+              "copied", file=sys.stderr)
+        return 1
+    except SchemaTooNew as exc:
+        print(f"{exc}: run the newer bot's migrate-store; nothing was copied", file=sys.stderr)
+        return 1
+    except (*STORE_ERRORS, SchemaDiffers) as exc:
+        print(f"copying {path} into {name} failed: {exc}; nothing was copied",
+              file=sys.stderr)
+        return 1
+    finally:
+        lock.release()
+    print(f"copied {path} into {name}, in one transaction:")
+    width = max(map(len, moved.copied.rows))
+    for table, count in moved.copied.rows.items():
+        print(f"  {table:<{width}}  {count}")
+    print(f"the next game is number {moved.copied.next_game_id}")
+    started = "1 started game" if moved.checked == 1 else f"{moved.checked} started games"
+    if not moved.problems:
+        print(f"checked {started}: each replays to its snapshot")
+        return 0
+    for found in moved.problems:
+        print(f"problem: game {found.game_id}: {found.problem}")
+    print(f"{len(moved.problems)} of {started} failed the check: everything was copied, but "
+          f"look into these games before the bot runs on {name} (the SQLite file still holds "
+          "them as they were)")
+    return 1
+
+
 # --- health ------------------------------------------------------------------------------------
 
 def health(db_path: Path, clock: Clock) -> tuple[int, str]:
@@ -340,14 +433,21 @@ def health(db_path: Path, clock: Clock) -> tuple[int, str]:
     return fresh(beats[0], clock)
 
 
-def health_postgres(url: str, clock: Clock, host: str) -> tuple[int, str]:
+def health_postgres(url: str, clock: Clock, host: str,
+                    shards: tuple[int, tuple[int, ...]] | None = None) -> tuple[int, str]:
     """:func:`health` for a PostgreSQL database that several bots share: the latest heartbeat
-    of a bot on ``host`` (a container's health check runs beside its bot)."""
+    of a bot on ``host`` (a container's health check runs beside its bot) that runs these
+    ``shards`` (count and numbers, as the settings say; None: any)."""
     try:
         beats = asyncio.run(read_postgres_heartbeats(url))
     except STORE_ERRORS as exc:
         return 1, f"down: cannot read {redacted(url)} ({exc})"
     mine = [beat for beat in beats if beat.host == host]
+    if shards is not None:
+        count, ids = shards
+        mine = [beat for beat in mine if (beat.shard_count, beat.shard_ids) == (count, ids)]
+        if not mine:
+            return 1, f"down: no heartbeat from {host} for shards {shard_list(ids)} of {count}"
     if not mine:
         return 1, f"down: no heartbeat from {host}"
     return fresh(mine[0], clock)
@@ -356,8 +456,14 @@ def health_postgres(url: str, clock: Clock, host: str) -> tuple[int, str]:
 def fresh(beat: Heartbeat, clock: Clock) -> tuple[int, str]:
     age = beat.age(clock())
     if age > HEARTBEAT * HEARTBEAT_STALE:
-        return 1, f"stale: last heartbeat {ago(age)} ago (pid {beat.pid} on {beat.host})"
-    return 0, f"ok: bot pid {beat.pid} on {beat.host}, heartbeat {ago(age)} ago"
+        return 1, (f"stale: last heartbeat {ago(age)} ago (pid {beat.pid} on "
+                   f"{beat.host}{with_shards(beat)})")
+    return 0, (f"ok: bot pid {beat.pid} on {beat.host}{with_shards(beat)}, heartbeat "
+               f"{ago(age)} ago")
+
+
+def is_fresh(beat: Heartbeat, clock: Clock) -> bool:
+    return beat.age(clock()) <= HEARTBEAT * HEARTBEAT_STALE
 
 
 # --- check -------------------------------------------------------------------------------------
@@ -386,6 +492,8 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
         findings.append((True, "settings: " + ", ".join(
             f"{v.name}={shown(getattr(settings, v.field))}" for v in VARIABLES
             if v.name != "DISCORD_TOKEN")))
+        if settings.shard_count is not None:
+            findings.append((True, shard_plan(settings)))
     token = settings.token if settings is not None else values.get("token")
     if token:
         findings.append((True, "DISCORD_TOKEN is set (check never reaches Discord: a wrong "
@@ -408,6 +516,8 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
         findings += database_findings(target)
     elif target is not None:
         findings += postgres_findings(target)
+        if settings is not None:
+            findings += running_findings(target, settings)
     found = asset_problems()
     findings += [(False, line) for line in found]
     if not found:
@@ -418,9 +528,49 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
     return findings
 
 
+def shard_plan(settings: Settings) -> str:
+    """What a sharded process will run, and whether it uploads the slash commands."""
+    count, ids = settings.shard_count, settings.shards_here
+    assert count is not None
+    alone = len(ids) == count
+    runs = (f"this process runs all {count} shards" if alone else
+            f"this process runs shards {shard_list(ids)} of {count}, the other "
+            f"{count - len(ids)} run in other processes on the same database")
+    if settings.syncs_commands:
+        syncs = "and uploads the slash commands at start-up"
+    elif settings.sync_commands:
+        syncs = "and leaves the slash commands to the process that runs shard 0"
+    else:
+        syncs = "and uploads no slash commands (SYNC_COMMANDS=no)"
+    return f"shards: {runs}, {syncs}"
+
+
+def running_findings(url: str, settings: Settings) -> list[tuple[bool, str]]:
+    """The bots whose heartbeat in a shared PostgreSQL database is fresh, one line each; a
+    problem when one of them splits the bot into another number of shards than these
+    settings do (each process must be given the same SHARD_COUNT)."""
+    try:
+        beats = asyncio.run(read_postgres_heartbeats(url))
+    except STORE_ERRORS:
+        return []  # postgres_findings said why
+    findings: list[tuple[bool, str]] = []
+    for beat in (b for b in beats if is_fresh(b, settings.clock)):
+        line = f"running: {describe(beat, settings.clock)}"
+        if beat.shard_count != settings.shard_count:
+            theirs = beat.shard_count or "none"
+            ours = settings.shard_count or "none"
+            findings.append((False, f"{line}: its SHARD_COUNT is {theirs}, these settings' "
+                             f"{ours}; every process of the bot needs the same"))
+        else:
+            findings.append((True, line))
+    return findings
+
+
 def shown(value: object) -> str:
     if value is None:
         return "(unset)"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
     if isinstance(value, str) and "://" in value:
         return redacted(value)
     if isinstance(value, bool):

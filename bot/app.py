@@ -10,6 +10,7 @@ import os
 import socket
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -80,7 +81,8 @@ class GameBot(commands.Bot):
     def __init__(self, settings: Settings, serve: bool = True) -> None:
         super().__init__(command_prefix=(), intents=game_intents(),
                          tree_cls=GameTree, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+                         allowed_mentions=discord.AllowedMentions.none(),
+                         **self.gateway_options(settings))
         self.settings = settings
         self.serve = serve
         self.instance = uuid.uuid4().hex
@@ -100,6 +102,12 @@ class GameBot(commands.Bot):
         stored): every private message to them speaks it. A user missing here has not
         interacted yet; their private messages speak the game's language."""
 
+    @staticmethod
+    def gateway_options(settings: Settings) -> dict[str, Any]:
+        """What the client class is given about its gateway connections: nothing for one
+        process on one connection."""
+        return {}
+
     async def setup_hook(self) -> None:
         """Check the shipped data, open the store, write the heartbeat, reload every game,
         register commands and persistent components, sync the commands (``SYNC_COMMANDS``).
@@ -112,7 +120,9 @@ class GameBot(commands.Bot):
             self.store = await open_store(self.settings.database, self.settings.clock,
                                           synchronous=self.settings.sqlite_synchronous,
                                           pool_size=self.settings.pool_size)
-            await self.store.start_heartbeat(self.instance, os.getpid(), socket.gethostname())
+            await self.store.start_heartbeat(self.instance, os.getpid(), socket.gethostname(),
+                                             shard_count=self.settings.shard_count,
+                                             shard_ids=self.settings.shards_here)
             self.heartbeat.start()
             self.renders.start()
             self.host = Host(self.store, self.settings.seed_source)
@@ -134,11 +144,15 @@ class GameBot(commands.Bot):
                     loop.cancel()
                 for event, listener in cog.get_listeners():
                     self.remove_listener(listener, event)
-        if self.serve and self.settings.sync_commands:
+        if self.serve and self.settings.syncs_commands:
             assert self.store is not None
             report = await self.sync_commands(self.store)
             for failure in report.failed:
                 log.warning("syncing the slash commands: %s", failure)
+        elif self.serve and self.settings.sync_commands:
+            log.info("the slash commands are uploaded by the process that runs shard 0, not "
+                     "by this one (shards %s)",
+                     ",".join(map(str, self.settings.shards_here)))
 
     @tasks.loop(seconds=HEARTBEAT)
     async def heartbeat(self) -> None:
@@ -252,3 +266,19 @@ class GameBot(commands.Bot):
         """The session host (available once the bot has started)."""
         assert self.host is not None, "the bot has not started yet"
         return self.host
+
+
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The same bot on several gateway shards (``SHARD_COUNT``), each its own connection, all
+    of them (or the ``SHARD_IDS`` share of them) in this process. Build it with
+    :func:`bot.create_bot`, which picks this class when the settings name a shard count.
+
+    Everything else is :class:`GameBot`'s: a server's events arrive on the shard that carries
+    it, and DMs on shard 0, which is why processes that split the shards share one PostgreSQL
+    database (a move may be made in any of them)."""
+
+    @staticmethod
+    def gateway_options(settings: Settings) -> dict[str, Any]:
+        ids = settings.shard_ids
+        return {"shard_count": settings.shard_count,
+                "shard_ids": list(ids) if ids is not None else None}

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.constants import PING_AFTER, PURGE_AFTER_DAYS, RECONCILE_TICK
 from bot.host.clock import Clock, system_clock
-from bot.host.store import DEFAULT_POOL_SIZE, POSTGRES_SCHEMES, sqlite_file
+from bot.host.store import DEFAULT_POOL_SIZE, POSTGRES_SCHEMES, is_postgres, sqlite_file
 from render.i18n import LANGUAGES
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -115,6 +115,30 @@ def _pool_size(text: str) -> int:
     return int(text)
 
 
+def _shard_count(text: str) -> int:
+    if not (text.isascii() and text.isdecimal()) or int(text) < 1:
+        raise Invalid(f"{text!r} is not a number of shards, 1 or more")
+    return int(text)
+
+
+def _shard_ids(text: str) -> tuple[int, ...]:
+    """``0,1`` or ``0-3,8``: the shard numbers, each once, in order."""
+    ids: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        first, dash, last = part.partition("-")
+        numbers = [first.strip(), last.strip()] if dash else [first.strip()]
+        if not all(n.isascii() and n.isdecimal() for n in numbers):
+            raise Invalid(f"{part!r} in {text!r} is neither a shard number nor a range a-b")
+        low, high = int(numbers[0]), int(numbers[-1])
+        if low > high:
+            raise Invalid(f"the range {part!r} in {text!r} runs backwards")
+        for shard in range(low, high + 1):
+            if shard in ids:
+                raise Invalid(f"shard {shard} is named twice in {text!r}")
+            ids.append(shard)
+    return tuple(sorted(ids))
+
+
 def _language(text: str) -> str:
     wanted = text.replace("_", "-").lower()
     if wanted == "zh":
@@ -185,6 +209,16 @@ VARIABLES: tuple[Variable, ...] = (
              f"a number from 1 to {MAX_POOL_SIZE}", "20",
              "PostgreSQL only: the most connections a bot process opens for its statements "
              "(and as many again for the locks of the games it is changing)", _pool_size),
+    Variable("SHARD_COUNT", "shard_count", None, "a number of shards, 1 or more", "2",
+             "how many gateway shards the bot is split into, counting every process "
+             "(Discord requires sharding past 2,500 servers: at most 2,500 a shard); unset: "
+             "not sharded, one connection", _shard_count),
+    Variable("SHARD_IDS", "shard_ids", None, "shard numbers below SHARD_COUNT, separated "
+             "by commas, ranges too (0,1 or 0-3)", "0",
+             "the shards this process runs (needs SHARD_COUNT; unset: all of them); "
+             "processes that split the shards share one PostgreSQL DATABASE_URL, and only "
+             "the one that runs shard 0 uploads the slash commands",
+             _shard_ids),
     Variable("BOT_LANGUAGE", "language", "en", "en, es, ru, zh-CN or zh-TW (zh means zh-CN; "
              "any case)", "es",
              "language of new games where the server's preferred locale is not one the bot "
@@ -197,8 +231,8 @@ VARIABLES: tuple[Variable, ...] = (
              "sync the slash commands to this one server only (they appear at once); "
              "unset: globally", _guild),
     Variable("SYNC_COMMANDS", "sync_commands", "yes", "yes, no, true, false, on, off, 1 or 0",
-             "no", "upload the slash commands at start-up (`no`: only `python -m bot sync` "
-             "does)", _yes_no),
+             "no", "upload the slash commands at start-up, from the process that runs shard "
+             "0 only (`no`: only `python -m bot sync` does)", _yes_no),
     Variable("SQLITE_SYNCHRONOUS", "sqlite_synchronous", "FULL", "FULL or NORMAL (any case)",
              "NORMAL", "how hard SQLite makes sure a commit is on disk (see Durability): "
              "FULL loses nothing committed; NORMAL may lose the last commits on a power "
@@ -214,6 +248,40 @@ VARIABLES: tuple[Variable, ...] = (
              "the bot may use; `0`: in the bot's own process, for a small server)", _workers),
 )
 """Every environment variable the bot reads, in the order the admin handbook lists them."""
+
+
+def _named(variable: str) -> Variable:
+    return next(v for v in VARIABLES if v.name == variable)
+
+
+def shard_problems(values: Mapping[str, Any]) -> list[str]:
+    """What is wrong with SHARD_COUNT and SHARD_IDS together, and with the database they run
+    on: ids need a count and must be below it; and a process that runs only some of the
+    shards leaves the others to other processes, which can share a PostgreSQL database but
+    never a SQLite file (its instance lock refuses a second bot)."""
+    count, ids = values.get("shard_count"), values.get("shard_ids")
+    if ids is None:
+        return []
+    complaint = _named("SHARD_IDS").complaint
+    if count is None:
+        return [complaint("it needs SHARD_COUNT, the number of shards of all the processes "
+                          "together")]
+    beyond = [shard for shard in ids if shard >= count]
+    if beyond:
+        return [complaint(f"shard {beyond[0]} is not below SHARD_COUNT={count} (the "
+                          f"shards are numbered 0 to {count - 1})")]
+    if len(ids) == count:
+        return []
+    target = database_target(values.get("database_url"), values.get("db_path") or
+                             Path(DEFAULT_DB))
+    if is_postgres(target):
+        return []
+    others = count - len(ids)
+    return [complaint(
+        f"this process runs {len(ids)} of the {count} shards and leaves {others} to other "
+        "processes, which cannot share a SQLite database (one bot process per SQLite file); "
+        "set DATABASE_URL to a PostgreSQL database that every process shares, or leave "
+        "SHARD_IDS unset to run every shard in this one process")]
 
 
 class BadSettings(ValueError):
@@ -256,10 +324,14 @@ class Settings:
     ping_after: float = PING_AFTER
     """A human who must act is pinged once they have not acted in the game for this long."""
     purge_after_days: int = PURGE_AFTER_DAYS
-    render_workers: int | None = None
-    """Processes that draw pictures (None: one per core; 0: threads of the bot's process)."""
     """Days after the bot is removed from a server until every game of that server is deleted
     (0: at once); inviting the bot back before then keeps them."""
+    render_workers: int | None = None
+    """Processes that draw pictures (None: one per core; 0: threads of the bot's process)."""
+    shard_count: int | None = None
+    """The gateway shards of the whole bot (None: not sharded, one connection as today)."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs, in order (None: all ``shard_count`` of them)."""
     extensions: tuple[str, ...] = field(
         default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.dms",
                  "bot.exts.timers", "bot.exts.watch", "bot.exts.info",
@@ -278,6 +350,27 @@ class Settings:
         target = self.database
         return target if isinstance(target, Path) else None
 
+    @property
+    def shards_here(self) -> tuple[int, ...]:
+        """The shards this process runs (empty when the bot is not sharded)."""
+        if self.shard_ids is not None:
+            return self.shard_ids
+        return tuple(range(self.shard_count or 0))
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process uploads the slash commands at start-up: when SYNC_COMMANDS
+        says so and it runs shard 0 (every process that runs all the shards does). The
+        others never do: one upload is all Discord needs, and two at once race."""
+        return self.sync_commands and (self.shard_ids is None or 0 in self.shard_ids)
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process's shards carry the server's events (Discord's rule: shard
+        ``(guild_id >> 22) % shard_count``); a process that runs every shard owns them all."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Settings from the environment variables of :data:`VARIABLES`; raises
@@ -295,6 +388,8 @@ class Settings:
                 values[variable.field] = variable.parse(text)
             except Invalid as exc:
                 problems.append(variable.complaint(str(exc)))
+        if {"shard_count", "shard_ids", "database_url", "db_path"} <= values.keys():
+            problems += shard_problems(values)  # each of them accepted by itself
         if problems:
             raise BadSettings(problems, values)
         return cls(**values)

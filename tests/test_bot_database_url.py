@@ -147,12 +147,12 @@ async def test_check_reads_a_postgresql_database_without_changing_it(
     await store.close()
     status = await _in_thread(cli.main, ["check"])
     lines = capsys.readouterr().out.splitlines()
-    assert status == 0 and f"ok: database {pg_url}: schema 11, 1 game" in lines
-    await backend.at_version(13)
+    assert status == 0 and f"ok: database {pg_url}: schema 12, 1 game" in lines
+    await backend.at_version(14)
     status = await _in_thread(cli.main, ["check"])
     lines = capsys.readouterr().out.splitlines()
-    assert status == 1 and (f"problem: database {pg_url} has schema 13, newer than this bot "
-                            "(11): run the newer bot, or restore a backup made for this "
+    assert status == 1 and (f"problem: database {pg_url} has schema 14, newer than this bot "
+                            "(12): run the newer bot, or restore a backup made for this "
                             "one") in lines
 
 

@@ -60,7 +60,7 @@ FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, lan
 
 
 async def test_schema_is_versioned(store: Store, backend: Backend) -> None:
-    assert SCHEMA_VERSION == 11 and sorted(MIGRATIONS) == list(range(1, 12))
+    assert SCHEMA_VERSION == 12 and sorted(MIGRATIONS) == list(range(1, 13))
     assert sorted(POSTGRES_MIGRATIONS) == sorted(MIGRATIONS), "the same steps in both"
     assert await backend.version() == SCHEMA_VERSION
     again = await backend.open()  # migrating twice is harmless

@@ -50,11 +50,14 @@ class Departures(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Servers the bot was removed from while it was not running: every server with
-        games that Discord no longer lists (a server in an outage is listed, unavailable)."""
+        games that Discord no longer lists (a server in an outage is listed, unavailable).
+        A process that runs some of the shards is told only of their servers: it judges
+        those alone, and leaves the others to the processes whose shards carry them."""
         store = self.bot.games.store
         present = {guild.id for guild in self.bot.guilds}
         known = set(await store.departures())
-        for guild_id in sorted(await store.guilds_with_games() - present - known):
+        mine = {g for g in await store.guilds_with_games() if self.bot.settings.owns_guild(g)}
+        for guild_id in sorted(mine - present - known):
             await self.departed(guild_id)
 
     @commands.Cog.listener()

@@ -11,6 +11,15 @@ never half. The store knows nothing of Discord or of any game's rules: a message
 name (``live``, ``ping``, ``screen:red``...) and two ids.
 """
 
+from bot.host.store._copy import (
+    COPIED_TABLES,
+    LEFT_OUT,
+    Copied,
+    SchemaDiffers,
+    TargetNotEmpty,
+    copy_to_postgres,
+    prepare,
+)
 from bot.host.store._files import (
     InstanceLock,
     backup,
@@ -56,6 +65,7 @@ from bot.host.store._rows import (
     StaleGame,
     StoreClosed,
     TakebackRow,
+    shard_list,
 )
 from bot.host.store._sqlite import (
     CHECKPOINT_EVERY,
@@ -67,14 +77,15 @@ from bot.host.store._sqlite import (
 from bot.host.store._sqlite_schema import MIGRATIONS
 
 __all__ = [
-    "ACTIVE", "AWAY_AFTER", "CHECKPOINT_EVERY", "CLAIM_LEASE", "DEFAULT_POOL_SIZE",
-    "EVERY_GAME", "FORMER_ID", "FORMER_PLAYER", "GAME_TABLES", "MIGRATIONS",
-    "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "STATUSES", "ActiveGame",
-    "BackupInfo", "ChannelBusy", "Checkpointed", "DatabaseInfo", "Forgotten", "GameRow",
-    "Heartbeat", "InstanceLock", "InstanceRunning", "Listener", "LogRow", "MessageRow",
-    "PlayerStats", "PostgresStore", "Purged", "Rate", "Rating", "ResultRow", "SchemaTooNew",
-    "SeatChangeRow", "SeatRow", "Snapshot", "SqliteStore", "StaleGame", "Store",
-    "StoreClosed", "TakebackRow", "Transaction", "backup", "backup_before_migrating",
-    "inspect", "inspect_postgres", "is_postgres", "lock_path", "migrate", "open_store",
-    "read_heartbeats", "read_postgres_heartbeats", "run", "sqlite_file",
+    "ACTIVE", "AWAY_AFTER", "CHECKPOINT_EVERY", "CLAIM_LEASE", "COPIED_TABLES",
+    "DEFAULT_POOL_SIZE", "EVERY_GAME", "FORMER_ID", "FORMER_PLAYER", "GAME_TABLES", "LEFT_OUT",
+    "MIGRATIONS", "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "STATUSES",
+    "ActiveGame", "BackupInfo", "ChannelBusy", "Checkpointed", "Copied", "DatabaseInfo",
+    "Forgotten", "GameRow", "Heartbeat", "InstanceLock", "InstanceRunning", "Listener",
+    "LogRow", "MessageRow", "PlayerStats", "PostgresStore", "Purged", "Rate", "Rating",
+    "ResultRow", "SchemaDiffers", "SchemaTooNew", "SeatChangeRow", "SeatRow", "Snapshot",
+    "SqliteStore", "StaleGame", "Store", "StoreClosed", "TakebackRow", "TargetNotEmpty",
+    "Transaction", "backup", "backup_before_migrating", "copy_to_postgres", "inspect",
+    "inspect_postgres", "is_postgres", "lock_path", "migrate", "open_store", "prepare",
+    "read_heartbeats", "read_postgres_heartbeats", "run", "shard_list", "sqlite_file",
 ]

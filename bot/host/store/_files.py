@@ -11,7 +11,13 @@ import os
 import sqlite3
 from pathlib import Path
 
-from bot.host.store._rows import BackupInfo, DatabaseInfo, Heartbeat, InstanceRunning
+from bot.host.store._rows import (
+    BackupInfo,
+    DatabaseInfo,
+    Heartbeat,
+    InstanceRunning,
+    heartbeat,
+)
 
 
 def lock_path(path: Path) -> Path:
@@ -78,11 +84,11 @@ def read_heartbeats(path: Path) -> list[Heartbeat]:
     try:
         if "heartbeat" not in _tables(db):
             return []
-        rows = db.execute("SELECT instance, pid, host, started_at, beat_at FROM heartbeat"
-                          " ORDER BY beat_at DESC").fetchall()
+        db.row_factory = sqlite3.Row
+        rows = db.execute("SELECT * FROM heartbeat ORDER BY beat_at DESC").fetchall()
     finally:
         db.close()
-    return [Heartbeat(*row) for row in rows]
+    return [heartbeat(row) for row in rows]
 
 
 def inspect(path: Path) -> DatabaseInfo:

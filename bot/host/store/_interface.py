@@ -14,7 +14,7 @@ Besides the games, the interface holds what several processes need to share game
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -130,8 +130,11 @@ class Store(ABC):
     # --- running instances -----------------------------------------------------------------------
 
     @abstractmethod
-    async def start_heartbeat(self, instance: str, pid: int, host: str) -> None:
-        """This process runs the bot now: its heartbeat row, started and beaten now. SQLite
+    async def start_heartbeat(self, instance: str, pid: int, host: str, *,
+                              shard_count: int | None = None,
+                              shard_ids: Sequence[int] = ()) -> None:
+        """This process runs the bot now: its heartbeat row, started and beaten now, with the
+        gateway shards it runs (``shard_count`` None: the bot is not sharded). SQLite
         deletes every other row (only the holder of the instance lock writes there, so any
         other row was left by a process that died); PostgreSQL, shared by several bots,
         deletes only a row this host's process of the same id left."""

@@ -19,7 +19,7 @@ import itertools
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from datetime import timedelta
 from typing import Any
@@ -64,9 +64,11 @@ from bot.host.store._rows import (
     dump,
     game_row,
     gap,
+    heartbeat,
     is_due,
     kept_steps,
     log_row,
+    shard_column,
     takeback,
     without,
 )
@@ -416,15 +418,19 @@ class PostgresStore(Store):
 
     # --- running instances -----------------------------------------------------------------------
 
-    async def start_heartbeat(self, instance: str, pid: int, host: str) -> None:
+    async def start_heartbeat(self, instance: str, pid: int, host: str, *,
+                              shard_count: int | None = None,
+                              shard_ids: Sequence[int] = ()) -> None:
         now = stamp(self.clock)
         await self._execute(
             "WITH gone AS (DELETE FROM heartbeat WHERE host = $3 AND pid = $2"
             " AND instance <> $1)"
-            " INSERT INTO heartbeat (instance, pid, host, started_at, beat_at)"
-            " VALUES ($1, $2, $3, $4, $4) ON CONFLICT (instance) DO UPDATE SET"
-            " pid = excluded.pid, host = excluded.host, started_at = excluded.started_at,"
-            " beat_at = excluded.beat_at", instance, pid, host, now)
+            " INSERT INTO heartbeat (instance, pid, host, started_at, beat_at, shard_count,"
+            " shard_ids) VALUES ($1, $2, $3, $4, $4, $5, $6) ON CONFLICT (instance) DO UPDATE"
+            " SET pid = excluded.pid, host = excluded.host, started_at = excluded.started_at,"
+            " beat_at = excluded.beat_at, shard_count = excluded.shard_count,"
+            " shard_ids = excluded.shard_ids",
+            instance, pid, host, now, shard_count, shard_column(shard_ids))
 
     async def beat(self, instance: str) -> None:
         await self._execute("UPDATE heartbeat SET beat_at = $1 WHERE instance = $2",
@@ -434,9 +440,8 @@ class PostgresStore(Store):
         await self._execute("DELETE FROM heartbeat WHERE instance = $1", instance)
 
     async def heartbeats(self) -> list[Heartbeat]:
-        rows = await self._rows("SELECT instance, pid, host, started_at, beat_at"
-                                " FROM heartbeat ORDER BY beat_at DESC")
-        return [Heartbeat(*row) for row in rows]
+        rows = await self._rows("SELECT * FROM heartbeat ORDER BY beat_at DESC")
+        return [heartbeat(row) for row in rows]
 
     # --- where the slash commands are ------------------------------------------------------------
 
@@ -959,8 +964,7 @@ async def read_heartbeats(url: str) -> list[Heartbeat]:
     try:
         if not await db.fetchval("SELECT to_regclass('heartbeat') IS NOT NULL"):
             return []
-        rows = await db.fetch("SELECT instance, pid, host, started_at, beat_at FROM heartbeat"
-                              " ORDER BY beat_at DESC")
+        rows = await db.fetch("SELECT * FROM heartbeat ORDER BY beat_at DESC")
     finally:
         await db.close()
-    return [Heartbeat(*row) for row in rows]
+    return [heartbeat(row) for row in rows]

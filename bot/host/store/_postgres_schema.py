@@ -195,8 +195,14 @@ CREATE TABLE guild_departures (
 );
 """
 
+_SHARDS = """
+ALTER TABLE heartbeat ADD COLUMN shard_count INTEGER;
+ALTER TABLE heartbeat ADD COLUMN shard_ids TEXT NOT NULL DEFAULT '';
+"""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
-                              9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES}
+                              9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES,
+                              12: _SHARDS}
 """``version -> SQL`` that brings a PostgreSQL database from ``version - 1`` to ``version``
 (the meaning of each step is documented with SQLite's)."""

@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """The schema both backends migrate to (their numbered migrations end here)."""
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
@@ -247,17 +247,60 @@ class PlayerStats:
 @dataclass(frozen=True)
 class Heartbeat:
     """A running bot as its heartbeat row says: which process on which host, since when, and
-    when it last beat (ISO timestamps from its clock)."""
+    when it last beat (ISO timestamps from its clock), and the gateway shards it runs."""
 
     instance: str
     pid: int
     host: str
     started_at: str
     beat_at: str
+    shard_count: int | None = None
+    """The shards of the whole bot (None: not sharded, one connection)."""
+    shard_ids: tuple[int, ...] = ()
+    """The shards this process runs (all of them, when it runs alone)."""
 
     def age(self, now: datetime) -> float:
         """Seconds since the last beat (negative if the clocks disagree)."""
         return (now - datetime.fromisoformat(self.beat_at)).total_seconds()
+
+    @property
+    def shards(self) -> str:
+        """The shards it runs, as the commands print them (``shards 0,1 of 4``; empty when
+        the bot is not sharded)."""
+        if self.shard_count is None:
+            return ""
+        return f"shards {shard_list(self.shard_ids)} of {self.shard_count}"
+
+
+def shard_list(ids: Iterable[int]) -> str:
+    """Shard numbers for people: ``0,1`` or, for a run of three or more, ``0-7,9``."""
+    parts: list[str] = []
+    run: list[int] = []
+    for shard in [*sorted(ids), None]:
+        if shard is not None and run and shard == run[-1] + 1:
+            run.append(shard)
+            continue
+        if len(run) >= 3:
+            parts.append(f"{run[0]}-{run[-1]}")
+        else:
+            parts += map(str, run)
+        run = [shard] if shard is not None else []
+    return ",".join(parts)
+
+
+def shard_column(ids: Iterable[int]) -> str:
+    """The ``heartbeat.shard_ids`` column: the numbers, comma-separated (empty: none)."""
+    return ",".join(map(str, ids))
+
+
+def heartbeat(row: Any) -> Heartbeat:
+    """A heartbeat from its ``SELECT *`` row (``sqlite3.Row`` or ``asyncpg.Record``); the row
+    of a database older than schema 12 has no shard columns: that bot was not sharded."""
+    keys = set(row.keys())
+    ids = row["shard_ids"] if "shard_ids" in keys else ""
+    return Heartbeat(row["instance"], row["pid"], row["host"], row["started_at"],
+                     row["beat_at"], row["shard_count"] if "shard_count" in keys else None,
+                     tuple(int(shard) for shard in ids.split(",") if shard))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import logging
 import queue
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -58,9 +58,11 @@ from bot.host.store._rows import (
     dump,
     game_row,
     gap,
+    heartbeat,
     is_due,
     kept_steps,
     log_row,
+    shard_column,
     takeback,
     without,
 )
@@ -473,13 +475,16 @@ class SqliteStore(Store):
 
     # --- running instances -----------------------------------------------------------------------
 
-    async def start_heartbeat(self, instance: str, pid: int, host: str) -> None:
+    async def start_heartbeat(self, instance: str, pid: int, host: str, *,
+                              shard_count: int | None = None,
+                              shard_ids: Sequence[int] = ()) -> None:
         now = stamp(self.clock)
 
         def write(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM heartbeat")
-            db.execute("INSERT INTO heartbeat (instance, pid, host, started_at, beat_at)"
-                       " VALUES (?, ?, ?, ?, ?)", (instance, pid, host, now, now))
+            db.execute("INSERT INTO heartbeat (instance, pid, host, started_at, beat_at,"
+                       " shard_count, shard_ids) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (instance, pid, host, now, now, shard_count, shard_column(shard_ids)))
 
         await self._write(write)
 
@@ -491,9 +496,8 @@ class SqliteStore(Store):
         await self._execute("DELETE FROM heartbeat WHERE instance = ?", (instance,))
 
     async def heartbeats(self) -> list[Heartbeat]:
-        rows = await self._rows("SELECT instance, pid, host, started_at, beat_at"
-                                " FROM heartbeat ORDER BY beat_at DESC")
-        return [Heartbeat(*row) for row in rows]
+        rows = await self._rows("SELECT * FROM heartbeat ORDER BY beat_at DESC")
+        return [heartbeat(row) for row in rows]
 
     # --- where the slash commands are ------------------------------------------------------------
 

@@ -210,7 +210,16 @@ CREATE TABLE guild_departures (
 """Servers the bot was removed from, and when: their games are deleted once the retention
 (``PURGE_AFTER_DAYS``) has passed, unless the bot is invited back before."""
 
+_SHARDS = """
+ALTER TABLE heartbeat ADD COLUMN shard_count INTEGER;
+ALTER TABLE heartbeat ADD COLUMN shard_ids TEXT NOT NULL DEFAULT '';
+"""
+"""Sharded processes: each heartbeat says which gateway shards its process runs (the count of
+the whole bot, NULL when it is not sharded; the numbers it runs, comma-separated), so
+``health`` and ``check`` can tell the processes of one bot apart."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
-                              9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES}
+                              9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES,
+                              12: _SHARDS}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
