@@ -206,3 +206,32 @@ def test_numbers_are_written_as_the_locale_writes_them() -> None:
     assert money(15000, "es") == "$15.000"
     assert money(15000, "ru") == "$15\u00a0000"
     assert t("bot.end.points", "ru", score=1.5) == "1,5 очка"
+
+
+def test_plural_categories_are_babels_for_each_language_and_count() -> None:
+    """Categories are kept once found, each under its own language and count: asked twice
+    (the second time from what was kept), every answer is still Babel's rule."""
+    counts = (0, 1, 2, 3, 5, 11, 21, 22, 25, 101, 1.5, 2.0, 0.5)
+    for _ in range(2):
+        for lang in LANGUAGES:
+            rule = i18n._babel_locale(lang).plural_form
+            assert [i18n.plural_category(n, lang) for n in counts] == [str(rule(n))
+                                                                       for n in counts]
+    assert [i18n.plural_category(n, "ru") for n in (21, 22, 25, 1.5)] == [
+        "one", "few", "many", "other"]
+    assert [i18n.plural_category(n, "en") for n in (21, 22)] == ["other", "other"]
+
+
+def test_a_number_once_written_is_kept_for_its_own_language() -> None:
+    assert [i18n.number(1.5, lang) for lang in ("en", "es", "en", "es")] == [
+        "1.5", "1,5", "1.5", "1,5"]
+    assert [i18n.number(n, "en") for n in (15000, 15000.5, 15000)] == [
+        "15,000", "15,000.5", "15,000"]
+
+
+def test_a_counted_phrase_is_found_in_each_template() -> None:
+    for _ in range(2):  # the second time from what was kept
+        assert i18n._has_counted_phrase("{have:count.giants.marker} left")
+        assert not i18n._has_counted_phrase("{have} left")
+    assert [t("bot.giganten.card.numbers", "en", licences=n, mp=3) for n in (1, 2)] == [
+        "1 licence · 3 MP", "2 licences · 3 MP"]
