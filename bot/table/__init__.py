@@ -299,7 +299,7 @@ def _now(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
     phase = ui.phase_name(kind, lang)
     if secret_now(session):
         return game_text(session.row.game, "table.secret", lang, who=who, phase=phase)
-    legal = [str(a) for a in session.legal(humans[0].colour)]
+    legal = session.legal_lines(humans[0].colour)
     shown = [c for c in ui.components(kind, view, humans[0].colour, legal, lang)
              if c.op not in ("info", "open")]
     if not shown:
@@ -402,7 +402,7 @@ def table_components(session: Session, ui: GameUI, view: dict[str, Any],
     humans = pending_humans(session)
     if humans and not secret_now(session) and not session.paused:
         seat = humans[0]
-        legal = [str(a) for a in session.legal(seat.colour)]
+        legal = session.legal_lines(seat.colour)
         items += ui.components(session.kind(), view, seat.colour, legal, lang)
     if ui.has_screen():
         label = game_text(session.row.game, "hidden.open_due" if secret_now(session)
