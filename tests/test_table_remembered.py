@@ -6,14 +6,19 @@ on and checks the answer changes with it (a stale one would show a wrong table).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
-from bot.host.sessions import KEEP_WORKED_OUT, Host, Session
+from bot.games import game_ui
+from bot.host.sessions import KEEP_WORKED_OUT, Host, Session, Step
 from bot.host.store import Store
+from bot.table import Post, _digest, _lobby_post, desired, lobby_post
+from bot.table.pool import BOARDS
+from bot.table.words import step_line
 
 CREATOR = 10
 
@@ -119,3 +124,89 @@ async def test_only_the_latest_positions_are_remembered(host: Host) -> None:
     assert session.worked_out(states[0], "q", lambda _: -1) == -1, "the oldest, forgotten"
     assert session.worked_out(states[-1], "other", lambda _: "x") == "x", "another question"
     assert worked == list(range(KEEP_WORKED_OUT + 1))
+
+
+def test_a_sealed_line_says_what_it_was_once_revealed() -> None:
+    """A game whose lines are public shows a line once nothing seals it (``sealed`` is set
+    on a secret line and cleared by the reveal, on the same step)."""
+    ui = game_ui("makemake")
+    assert ui.public_lines
+    names = {"red": "**Red**", "blue": "**Blue**"}
+    step = Step("red", "red pass", [], "human", 1, "red")
+    sealed = step_line(ui, step, "en", names)
+    assert step_line(ui, step, "en", names) == sealed and "pass" not in sealed
+    step.sealed = None  # the reveal
+    revealed = step_line(ui, step, "en", names)
+    assert "pass" in revealed
+    assert revealed == step_line(ui, dataclasses.replace(step), "en", names), "as worked out anew"
+    assert step_line(ui, step, "ru", names) != revealed, "each language its own line"
+    assert "Ana" in step_line(ui, step, "en", {"red": "Ana"}), "and its own names"
+
+
+async def test_the_lobby_card_follows_seats_status_and_changes(host: Host) -> None:
+    session = await lobby(host, "giants")
+    cards = [lobby_post(session)]
+
+    async def changed() -> None:
+        for lang in ("en", "es"):
+            assert lobby_post(session, lang) == _lobby_post(session, lang)
+        cards.append(lobby_post(session))
+        assert cards[-1] != cards[-2]
+
+    await host.add_ai(session.id, CREATOR)
+    await changed()
+    await host.leave(session.id, CREATOR + 2)
+    await changed()
+    await host.join(session.id, CREATOR + 2, "p2")
+    await changed()
+    await host.start(session.id, CREATOR)
+    await changed()
+    await host.step_down(session.id, CREATOR + 1)
+    await changed()
+    await host.set_turn_time(session.row.channel_id, CREATOR, 300)
+    await changed()
+    await host.abort(session.row.channel_id, CREATOR)
+    await changed()
+
+
+async def test_a_finished_game_card_shows_its_result(host: Host) -> None:
+    session = await host.create(channel_id=1, guild_id=1, game="makemake", options={},
+                                creator_id=CREATOR, language="en", ai_level="random",
+                                join=False)
+    for _ in range(3):
+        await host.add_ai(session.id, CREATOR)
+    running = lobby_post(session)
+    await host.start(session.id, CREATOR)  # AI seats only: played to the end at once
+    assert session.status == "finished"
+    assert lobby_post(session) == _lobby_post(session, "en") != running
+
+
+@pytest.mark.parametrize("game", ["giants", "giganten", "makemake"])
+async def test_the_board_key_follows_the_position_language_and_names(host: Host,
+                                                                    game: str) -> None:
+    session = await started(host, game)
+    now = host.store.clock()
+
+    def key(names: dict[str, str], lang: str | None = None) -> str:
+        live = desired(session, now, names, BOARDS[game], lang=lang).live
+        assert live is not None and live.picture is not None
+        view, shown_lang, shown_names = live.picture.args
+        assert view == session.module.view(session.game.state, None)  # type: ignore[union-attr]
+        highlight = sorted(live.picture.kwargs["highlight"])
+        assert live.picture.key == _digest(view, shown_lang, shown_names, highlight)
+        return live.picture.key
+
+    first = key({})
+    assert key({}) == first
+    assert key({"red": "Ana"}) != first
+    assert key({}, "es") != first
+    await play_one(host, session)
+    assert key({}) != first
+
+
+def test_a_post_digest_is_its_content() -> None:
+    post = Post(content="Red to move", seq=3)
+    assert post.digest() == post.digest() == Post(content="Red to move", seq=3).digest()
+    assert dataclasses.replace(post, content="Blue to move").digest() != post.digest()
+    assert dataclasses.replace(post, seq=4).digest() != post.digest()
+

@@ -116,6 +116,10 @@ class Step:
     sealed: str | None = None
     row: LogRow | None = field(default=None, repr=False)
     """The stored row a loaded step came from."""
+    shown: dict[Any, str] = field(default_factory=dict, init=False, repr=False)
+    """The step in words, kept by the table (``bot.table.words.step_line``) under everything
+    the words depend on besides the step: a stage's log shows the same lines after every
+    move. The step itself never reads it."""
 
     @property
     def events(self) -> list[Event]:
@@ -178,6 +182,9 @@ class Session:
         default_factory=dict, repr=False, compare=False)
     """What was worked out for the latest few positions (:meth:`worked_out`): by the state's
     ``id``, the state itself (so that the id stays its own) and the answers by question."""
+    _kept: dict[str, tuple[Hashable, Any]] = field(default_factory=dict, repr=False,
+                                                   compare=False)
+    """What :meth:`kept` remembers: by name, the key it was worked out for and the answer."""
 
     @property
     def id(self) -> int:
@@ -312,6 +319,17 @@ class Session:
         if question not in answers:
             answers[question] = work(state)
         return answers[question]
+
+    def kept(self, name: str, key: Hashable, work: Callable[[], T]) -> T:
+        """``work()``, remembered under ``name`` while ``key`` stays equal: for what depends
+        on more than the position, and changes far less often (the table's lobby card). The
+        key must hold everything the answer depends on."""
+        found = self._kept.get(name)
+        if found is not None and found[0] == key:
+            return found[1]
+        answer = work()
+        self._kept[name] = (key, answer)
+        return answer
 
     def public_record(self, seat: str | None = None) -> str | None:
         """The record as ``seat`` (None: anyone) may read it now. While the game runs the seed
