@@ -16,7 +16,7 @@ import pytest
 from bot.games import game_ui
 from bot.host.sessions import KEEP_WORKED_OUT, Host, Session, Step
 from bot.host.store import Store
-from bot.table import Post, _digest, _lobby_post, desired, lobby_post
+from bot.table import Post, _components, _digest, _lobby_post, desired, lobby_post
 from bot.table.pool import BOARDS
 from bot.table.words import step_line
 
@@ -210,3 +210,18 @@ def test_a_post_digest_is_its_content() -> None:
     assert dataclasses.replace(post, content="Blue to move").digest() != post.digest()
     assert dataclasses.replace(post, seq=4).digest() != post.digest()
 
+
+
+@pytest.mark.parametrize("game", ["giants", "giganten", "makemake"])
+async def test_the_components_follow_every_move(host: Host, game: str) -> None:
+    session = await started(host, game)
+    ui = game_ui(game)
+    for _ in range(8):
+        assert session.game is not None
+        state, module = session.game.state, session.module
+        for colour in session.pending():
+            for lang in ("en", "es"):
+                assert _components(session, ui, colour, lang) == ui.components(
+                    module.pending(state).kind, module.view(state, None), colour,
+                    [str(a) for a in module.legal(state, colour)], lang)
+        await play_one(host, session)

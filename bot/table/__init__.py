@@ -241,7 +241,7 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
                                                                           lang, closed),
                   fields=_fields(session, ui, view, steps, lang),
                   image=BOARD_FILE if picture else None)
-    components = () if closed else tuple(table_components(session, ui, view, lang))
+    components = () if closed else tuple(table_components(session, ui, lang))
     return Post(embed=embed, picture=picture, components=components, seq=session.seq)
 
 
@@ -306,7 +306,7 @@ def _now(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
     if secret_now(session):
         return game_text(session.row.game, "table.secret", lang, who=who, phase=phase)
     legal = session.legal_lines(humans[0].colour)
-    shown = [c for c in ui.components(kind, view, humans[0].colour, legal, lang)
+    shown = [c for c in _components(session, ui, humans[0].colour, lang)
              if c.op not in ("info", "open")]
     if not shown:
         how = t("bot.table.how_play", lang)
@@ -402,8 +402,7 @@ def _latest_turn(steps: list[Step]) -> list[Step]:
     return steps
 
 
-def table_components(session: Session, ui: GameUI, view: dict[str, Any],
-                     lang: str) -> list[Component]:
+def table_components(session: Session, ui: GameUI, lang: str) -> list[Component]:
     """The live table's components: the pending human's public decision, and the 🔒 button
     for games with a private side (a closed DM, or a glance at one's screen mid-decision)."""
     if session.status != "running" or session.game is None:
@@ -411,14 +410,22 @@ def table_components(session: Session, ui: GameUI, view: dict[str, Any],
     items: list[Component] = []
     humans = pending_humans(session)
     if humans and not secret_now(session) and not session.paused:
-        seat = humans[0]
-        legal = session.legal_lines(seat.colour)
-        items += ui.components(session.kind(), view, seat.colour, legal, lang)
+        items += _components(session, ui, humans[0].colour, lang)
     if ui.has_screen():
         label = game_text(session.row.game, "hidden.open_due" if secret_now(session)
                           else "hidden.open", lang)
         items.append(Button("open", label, style="secondary"))
     return items
+
+
+def _components(session: Session, ui: GameUI, colour: str, lang: str) -> list[Component]:
+    """The components of ``colour``'s public decision now, worked out once per position: the
+    status line and the table both ask."""
+    assert session.game is not None
+    return list(session.worked_out(
+        session.game.state, ("components", colour, lang),
+        lambda _: ui.components(session.kind(), session.view(None), colour,
+                                session.legal_lines(colour), lang)))
 
 
 # --- the lobby card, the ping, the end ------------------------------------------------------
