@@ -148,7 +148,37 @@ def template_of(key: str, lang: str) -> tuple[Template, str] | None:
     return None
 
 
+MAX_TEXTS = 20_000
+"""Texts :func:`t` keeps per language (then it starts again): a table says the same few
+hundred things after every move."""
+_TEXTS: dict[str, tuple[tuple[Any, Any], dict[tuple[Any, ...], str]]] = {}
+"""Per language: the catalogues (its own and English) the kept texts came from, and the texts
+by key and parameters."""
+
+
 def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
+    """The message ``key`` in ``lang`` with ``params`` filled in.
+
+    A text whose parameters are all strings and whole numbers is kept, by key and parameters,
+    while the catalogues it came from stay the same objects (a catalogue read again, as a test
+    does, starts afresh): the table asks for the same texts after every move."""
+    sources = (catalogue(lang), catalogue(DEFAULT))
+    kept = _TEXTS.get(lang)
+    if kept is None or kept[0][0] is not sources[0] or kept[0][1] is not sources[1] \
+            or len(kept[1]) >= MAX_TEXTS:
+        kept = _TEXTS[lang] = (sources, {})
+    for value in params.values():
+        kind = type(value)
+        if kind is not str and kind is not int:  # 1, 1.0 and True are equal keys: only
+            return _text(key, lang, params)      # exact strings and integers are kept
+    memo = (key, *params.items())
+    text = kept[1].get(memo)
+    if text is None:
+        text = kept[1][memo] = _text(key, lang, params)
+    return text
+
+
+def _text(key: str, lang: str, params: dict[str, Any]) -> str:
     found = template_of(key, lang)
     if found is None:
         return key

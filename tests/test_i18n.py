@@ -235,3 +235,19 @@ def test_a_counted_phrase_is_found_in_each_template() -> None:
         assert not i18n._has_counted_phrase("{have} left")
     assert [t("bot.giganten.card.numbers", "en", licences=n, mp=3) for n in (1, 2)] == [
         "1 licence · 3 MP", "2 licences · 3 MP"]
+
+
+def test_a_kept_text_follows_its_parameters_and_catalogues(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert [t("render.round", "en", round=n) for n in (4, 5, 4)] == [
+        "Round 4", "Round 5", "Round 4"]
+    assert t("render.round", "es", round=4) != t("render.round", "en", round=4)
+    assert [t("render.round", "en", round=v) for v in (1, True, 1.0, 1)] == [
+        "Round 1", "Round True", "Round 1", "Round 1"], "equal keys, each shown as it is"
+    original = i18n.catalogue
+    english = {**original("en"), "render.round": "Turn {round}"}
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: english if lang == "en"
+                        else original(lang))
+    assert t("render.round", "en", round=4) == "Turn 4", "another catalogue: read again"
+    monkeypatch.undo()
+    assert t("render.round", "en", round=4) == "Round 4"
