@@ -47,6 +47,10 @@ GLOSSARY = "glossary.json"
 COUNT = "#"
 """The key of a plural object that names its count parameter."""
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+MAX_KEPT = 100_000
+"""At most this many answers are kept by each of this module's small caches (counts and
+templates come from a bounded set in practice; the bound keeps an odd caller from growing
+them without end)."""
 
 Template = str | dict[str, str]
 COUNTED_PHRASE = re.compile(r"\{[^{}:]*:[^{}]+\}")
@@ -106,9 +110,22 @@ def _babel_locale(lang: str) -> Locale:
     return Locale.parse(lang.replace("-", "_"))
 
 
+_CATEGORY: dict[tuple[str, type, float], str] = {}
+"""Plural categories found so far, by language, type and count: Babel works one out in tens
+of microseconds, and a table asks for the same few counts over and over. The type is in the
+key because ``1`` and ``1.0`` are equal but need not share a category (a written decimal
+has visible fraction digits)."""
+
+
 def plural_category(count: float, lang: str) -> str:
     """The CLDR plural category of ``count`` in ``lang`` (Babel's rule): one, few, many, other…"""
-    return str(_babel_locale(lang).plural_form(count))
+    key = (lang, type(count), count)
+    found = _CATEGORY.get(key)
+    if found is None:
+        found = str(_babel_locale(lang).plural_form(count))
+        if len(_CATEGORY) < MAX_KEPT:
+            _CATEGORY[key] = found
+    return found
 
 
 @cache
@@ -131,7 +148,37 @@ def template_of(key: str, lang: str) -> tuple[Template, str] | None:
     return None
 
 
+MAX_TEXTS = 20_000
+"""Texts :func:`t` keeps per language (then it starts again): a table says the same few
+hundred things after every move."""
+_TEXTS: dict[str, tuple[tuple[Any, Any], dict[tuple[Any, ...], str]]] = {}
+"""Per language: the catalogues (its own and English) the kept texts came from, and the texts
+by key and parameters."""
+
+
 def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
+    """The message ``key`` in ``lang`` with ``params`` filled in.
+
+    A text whose parameters are all strings and whole numbers is kept, by key and parameters,
+    while the catalogues it came from stay the same objects (a catalogue read again, as a test
+    does, starts afresh): the table asks for the same texts after every move."""
+    sources = (catalogue(lang), catalogue(DEFAULT))
+    kept = _TEXTS.get(lang)
+    if kept is None or kept[0][0] is not sources[0] or kept[0][1] is not sources[1] \
+            or len(kept[1]) >= MAX_TEXTS:
+        kept = _TEXTS[lang] = (sources, {})
+    for value in params.values():
+        kind = type(value)
+        if kind is not str and kind is not int:  # 1, 1.0 and True are equal keys: only
+            return _text(key, lang, params)      # exact strings and integers are kept
+    memo = (key, *params.items())
+    text = kept[1].get(memo)
+    if text is None:
+        text = kept[1][memo] = _text(key, lang, params)
+    return text
+
+
+def _text(key: str, lang: str, params: dict[str, Any]) -> str:
     found = template_of(key, lang)
     if found is None:
         return key
@@ -139,11 +186,25 @@ def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
     text = choose(template, params, where)
     shown = {k: _show(v, lang) for k, v in params.items()}
     try:
-        if COUNTED_PHRASE.search(text) is None:  # the plain, much faster str.format
+        if not _has_counted_phrase(text):  # the plain, much faster str.format
             return text.format(**shown)
         return _Formatter(lang, params).vformat(text, (), shown)
     except (KeyError, IndexError, ValueError, AttributeError):
         return text
+
+
+_COUNTED: dict[str, bool] = {}
+
+
+def _has_counted_phrase(text: str) -> bool:
+    """Whether a template holds a counted phrase (remembered per template: the catalogues
+    hold a few thousand)."""
+    found = _COUNTED.get(text)
+    if found is None:
+        found = COUNTED_PHRASE.search(text) is not None
+        if len(_COUNTED) < MAX_KEPT:
+            _COUNTED[text] = found
+    return found
 
 
 def choose(template: Template, params: Mapping[str, Any], lang: str) -> str:
@@ -203,12 +264,28 @@ def join(items: Sequence[Any], lang: str = DEFAULT, strong: bool = False) -> str
     return separator.join(str(item) for item in items)
 
 
+_NUMBER: dict[tuple[str, type, float], str] = {}
+"""Numbers written so far, by language, type and value (Babel takes tens of microseconds for
+each, and a table writes the same money and scores after every move)."""
+
+
 def number(value: float, lang: str = DEFAULT) -> str:
     """A number as the locale writes it: 15,000 / 15.000 / 15 000, 1.5 / 1,5 (Babel, CLDR)."""
-    return str(format_decimal(value, locale=_babel_locale(lang)))
+    key = (lang, type(value), value)
+    found = _NUMBER.get(key)
+    if found is None:
+        found = str(format_decimal(value, locale=_babel_locale(lang)))
+        if len(_NUMBER) < MAX_KEPT:
+            _NUMBER[key] = found
+    return found
 
 
 def _show(value: Any, lang: str = DEFAULT) -> str:
+    kind = type(value)
+    if kind is str:  # the common cases first: names, labels, counts
+        return value
+    if kind is int:
+        return str(value)
     if isinstance(value, list | tuple):
         return LIST_SEPARATOR.get(lang, ", ").join(_show(v, lang) for v in value)
     if value is None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules import giants as g
 from rules.core import IllegalAction
-from rules.giants.board import AHUS, HEADDRESS_QUARRY, HEXES, NEIGHBOURS
+from rules.giants.board import AHU_HEXES, AHUS, FOREST, HEADDRESS_QUARRY, HEXES, NEIGHBOURS
 
 HEADDRESS_QUARRY_NEIGHBOUR = NEIGHBOURS[HEADDRESS_QUARRY][0]
 
@@ -211,4 +211,33 @@ def test_views_hide_other_seats_secrets(params: tuple[Any, ...]) -> None:
         if s.phase == "over":
             assert all(v["ahus"][a]["owner"] == s.ahus[a]["owner"] for a in AHUS)
             break
+        s = step(s, rng)
+
+
+@settings(max_examples=10)
+@given(games)
+def test_placement_lists_exactly_the_sorcerer_and_chief_actions_that_apply(
+        params: tuple[Any, ...]) -> None:
+    """Every sorcerer or chief action the rules accept is listed, and only those."""
+    s, rng = start(params)
+    checked = 0
+    while s.phase != "over" and checked < 40:
+        if s.phase == "place":
+            for seat in g.pending(s).seats:
+                listed = {a for a in g.legal(s, seat) if isinstance(a, g.Special)}
+                for figure in ("sorcerer", "chief"):
+                    for logs in range(3):
+                        for special in [
+                                *(g.Special(figure, a, logs=logs)
+                                  for a in ("recruit", "marker", "headdress")),
+                                *(g.Special(figure, "logs", hex=h, logs=logs) for h in FOREST),
+                                *(g.Special(figure, "reserve", hex=h, ahu=a, logs=logs)
+                                  for a in AHUS for h in AHU_HEXES[a])]:
+                            try:
+                                g.apply(s, seat, special)
+                            except IllegalAction:
+                                assert special not in listed, special
+                            else:
+                                assert special in listed, special
+                checked += 1
         s = step(s, rng)

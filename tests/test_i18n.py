@@ -206,3 +206,48 @@ def test_numbers_are_written_as_the_locale_writes_them() -> None:
     assert money(15000, "es") == "$15.000"
     assert money(15000, "ru") == "$15\u00a0000"
     assert t("bot.end.points", "ru", score=1.5) == "1,5 очка"
+
+
+def test_plural_categories_are_babels_for_each_language_and_count() -> None:
+    """Categories are kept once found, each under its own language and count: asked twice
+    (the second time from what was kept), every answer is still Babel's rule."""
+    counts = (0, 1, 2, 3, 5, 11, 21, 22, 25, 101, 1.5, 2.0, 0.5)
+    for _ in range(2):
+        for lang in LANGUAGES:
+            rule = i18n._babel_locale(lang).plural_form
+            assert [i18n.plural_category(n, lang) for n in counts] == [str(rule(n))
+                                                                       for n in counts]
+    assert [i18n.plural_category(n, "ru") for n in (21, 22, 25, 1.5)] == [
+        "one", "few", "many", "other"]
+    assert [i18n.plural_category(n, "en") for n in (21, 22)] == ["other", "other"]
+
+
+def test_a_number_once_written_is_kept_for_its_own_language() -> None:
+    assert [i18n.number(1.5, lang) for lang in ("en", "es", "en", "es")] == [
+        "1.5", "1,5", "1.5", "1,5"]
+    assert [i18n.number(n, "en") for n in (15000, 15000.5, 15000)] == [
+        "15,000", "15,000.5", "15,000"]
+
+
+def test_a_counted_phrase_is_found_in_each_template() -> None:
+    for _ in range(2):  # the second time from what was kept
+        assert i18n._has_counted_phrase("{have:count.giants.marker} left")
+        assert not i18n._has_counted_phrase("{have} left")
+    assert [t("bot.giganten.card.numbers", "en", licences=n, mp=3) for n in (1, 2)] == [
+        "1 licence · 3 MP", "2 licences · 3 MP"]
+
+
+def test_a_kept_text_follows_its_parameters_and_catalogues(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert [t("render.round", "en", round=n) for n in (4, 5, 4)] == [
+        "Round 4", "Round 5", "Round 4"]
+    assert t("render.round", "es", round=4) != t("render.round", "en", round=4)
+    assert [t("render.round", "en", round=v) for v in (1, True, 1.0, 1)] == [
+        "Round 1", "Round True", "Round 1", "Round 1"], "equal keys, each shown as it is"
+    original = i18n.catalogue
+    english = {**original("en"), "render.round": "Turn {round}"}
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: english if lang == "en"
+                        else original(lang))
+    assert t("render.round", "en", round=4) == "Turn 4", "another catalogue: read again"
+    monkeypatch.undo()
+    assert t("render.round", "en", round=4) == "Round 4"

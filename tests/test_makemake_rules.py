@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rules import makemake as mm
 from rules.core import IllegalAction
-from rules.makemake.engine import Cell, State
+from rules.makemake.board import TERRITORIES
+from rules.makemake.engine import TOKENS, Cell, State
 from rules.record import RecordError, parse_header, replay
 
 
@@ -197,3 +200,32 @@ def test_view_has_the_common_keys_and_is_the_same_for_everyone() -> None:
         assert key in v
     assert all(mm.view(s, p) == v for p in s.seats)
     assert len(v["board"]) == 34 and len(v["sites"]) == 42
+
+
+@pytest.mark.parametrize("seed, options", [(1, {}), (2, {"chief_alone": True})])
+def test_the_places_listed_are_exactly_those_the_rules_accept(seed: int,
+                                                              options: dict[str, bool]) -> None:
+    """Every place is listed once, as it is typed, and only the places that apply (a turn
+    lists the same places again: they are made once and shared)."""
+    s = mm.new(["red", "blue", "green", "yellow"], options)
+    rng = random.Random(seed)
+    for _ in range(25):  # positions of the first rounds
+        seat = s.player
+        legal = mm.legal(s, seat)
+        if s.phase == "domination":
+            listed = [a for a in legal if isinstance(a, mm.Place)]
+            assert len(set(listed)) == len(listed)
+            accepted = set()
+            for t in TERRITORIES:
+                for n in range(TOKENS + 1):
+                    for chief in (False, True):
+                        try:
+                            mm.apply(s, seat, mm.Place(t, n, chief))
+                        except IllegalAction:
+                            continue
+                        accepted.add(mm.Place(t, n, chief))
+            assert set(listed) == accepted
+            for place in listed:
+                assert str(place) == str(mm.Place(place.hex, place.count, place.chief))
+                assert mm.parse(str(place)) == place
+        s, _ = mm.apply(s, seat, rng.choice(legal))

@@ -59,7 +59,7 @@ def refusal(session: Session | None, user_id: int, text: str,
     if not isinstance(error, IllegalAction) or session is None:
         return reason
     seat = session.seat_of(user_id)
-    legal = [str(a) for a in session.legal(seat.colour)] if seat else []
+    legal = session.legal_lines(seat.colour) if seat else []
     form = f"bot.form.{session.row.game}.{session.kind()}"
     if error.key == "syntax" and has(form, lang):
         reason += "\n" + t("bot.refuse.form", lang, form=t(form, lang))
@@ -182,7 +182,7 @@ def _legal_at(session: Session, user_id: int, seq: int, number: str) -> str:
         raise Refusal("bot.refuse.stale")
     if seat.colour not in session.pending():
         raise Refusal("bot.refuse.not_your_turn", pending=list(session.pending()))
-    legal = [str(a) for a in session.legal(seat.colour)]
+    legal = session.legal_lines(seat.colour)
     if not number.isdecimal() or int(number) >= len(legal):
         raise Refusal("bot.refuse.stale")
     return legal[int(number)]

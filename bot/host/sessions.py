@@ -17,10 +17,10 @@ import asyncio
 import logging
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.host import ratings
 from bot.host.clock import iso
@@ -55,11 +55,15 @@ from rules.record import Game, Header, format_line, parse_header, replay_lines
 from rules.registry import game_module
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 REMIND_AFTER = 0.75
 """A turn reminder goes out once this share of the turn time has passed."""
 KEEP_STATES = 24
 """Recent positions a session keeps in memory, so the table can show a stage's final board."""
+KEEP_WORKED_OUT = 4
+"""Positions whose views and legal actions a session remembers (:meth:`Session.worked_out`):
+the current one, and the few before it that the table may still show."""
 
 
 class Refusal(Exception):
@@ -112,6 +116,10 @@ class Step:
     sealed: str | None = None
     row: LogRow | None = field(default=None, repr=False)
     """The stored row a loaded step came from."""
+    shown: dict[Any, str] = field(default_factory=dict, init=False, repr=False)
+    """The step in words, kept by the table (``bot.table.words.step_line``) under everything
+    the words depend on besides the step: a stage's log shows the same lines after every
+    move. The step itself never reads it."""
 
     @property
     def events(self) -> list[Event]:
@@ -170,9 +178,13 @@ class Session:
     """Every ``/game undo`` of the game, oldest first (the log no longer holds their steps)."""
     changes: list[SeatChangeRow] = field(default_factory=list)
     """Every change of hands (left, removed, taken over...), oldest first."""
-    _legal_of: Any = field(default=None, repr=False, compare=False)
-    _legal: dict[str, list[Any]] = field(default_factory=dict, repr=False, compare=False)
-    """:meth:`legal` of the position ``_legal_of``, by seat."""
+    _memo: dict[int, tuple[Any, dict[Hashable, Any]]] = field(
+        default_factory=dict, repr=False, compare=False)
+    """What was worked out for the latest few positions (:meth:`worked_out`): by the state's
+    ``id``, the state itself (so that the id stays its own) and the answers by question."""
+    _kept: dict[str, tuple[Hashable, Any]] = field(default_factory=dict, repr=False,
+                                                   compare=False)
+    """What :meth:`kept` remembers: by name, the key it was worked out for and the answer."""
 
     @property
     def id(self) -> int:
@@ -228,11 +240,15 @@ class Session:
             c.colour == colour and c.seq >= own.seq for c in self.changes)
 
     def pending(self) -> tuple[str, ...]:
-        return self.game.pending() if self.game else ()
+        if self.game is None:
+            return ()
+        return self._now(("pending",), lambda state: self.module.pending(state).seats)
 
     def kind(self) -> str:
         """What kind of decision is pending (``bid``, ``place``...; empty in the lobby)."""
-        return self.module.pending(self.game.state).kind if self.game else ""
+        if self.game is None:
+            return ""
+        return self._now(("kind",), lambda state: self.module.pending(state).kind)
 
     def stage(self) -> tuple[Any, Any]:
         """``(round, phase)`` of the public view: a change means a new phase began."""
@@ -251,8 +267,17 @@ class Session:
         return sum(1 for line in self.game.lines if line.startswith(prefix))
 
     def view(self, colour: str | None = None) -> dict[str, Any]:
+        """What ``colour`` (None: anyone) may know now. Worked out once per position: one
+        table asks for the same view many times (the stage, the status, the board, the
+        screens). The same dict for the same position, so a caller must not change it."""
         assert self.game is not None
-        return self.module.view(self.game.state, colour)
+        return self._now(("view", colour), lambda state: self.module.view(state, colour))
+
+    def view_of(self, state: Any, colour: str | None = None) -> dict[str, Any]:
+        """:meth:`view` of another position (a recent one, such as the end of the previous
+        stage), also remembered among the latest few."""
+        return self.worked_out(state, ("view", colour),
+                               lambda state: self.module.view(state, colour))
 
     def result(self) -> Result | None:
         return self.module.result(self.game.state) if self.game else None
@@ -263,12 +288,48 @@ class Session:
         caller may change it."""
         if self.game is None or self.status != "running":
             return []
-        state = self.game.state
-        if self._legal_of is not state:  # a new position: states are never changed in place
-            self._legal_of, self._legal = state, {}
-        if colour not in self._legal:
-            self._legal[colour] = self.module.legal(state, colour)
-        return list(self._legal[colour])
+        return list(self._now(("legal", colour),
+                              lambda state: self.module.legal(state, colour)))
+
+    def legal_lines(self, colour: str) -> list[str]:
+        """:meth:`legal` in notation (what buttons, autocomplete and suggestions show), also
+        worked out once per position; a copy."""
+        if self.game is None or self.status != "running":
+            return []
+        return list(self._now(("lines", colour),
+                              lambda state: [str(a) for a in self.legal(colour)]))
+
+    def _now(self, question: Hashable, work: Callable[[Any], T]) -> T:
+        assert self.game is not None
+        return self.worked_out(self.game.state, question, work)
+
+    def worked_out(self, state: Any, question: Hashable, work: Callable[[Any], T]) -> T:
+        """``work(state)``, remembered under ``question`` while ``state`` is one of the latest
+        few positions asked about: one move's table asks for the same views, legal actions
+        and board keys many times, and the next one for the previous position's again (the
+        end of a stage). ``work`` must be a pure function of the position: states are never
+        changed in place (a move, a take-back or a reload brings another state object)."""
+        kept = self._memo.get(id(state))
+        if kept is None or kept[0] is not state:
+            kept = (state, {})
+            if len(self._memo) >= KEEP_WORKED_OUT:
+                del self._memo[next(iter(self._memo))]  # the oldest position asked about
+            self._memo[id(state)] = kept
+        answers = kept[1]
+        if question not in answers:
+            answers[question] = work(state)
+        return answers[question]
+
+    def kept(self, name: str, key: Hashable, work: Callable[[], T]) -> T:
+        """``work()``, remembered under ``name`` while ``key`` stays equal: for what depends
+        on more than the position, and changes far less often (the table's lobby card). The
+        key must hold everything the answer depends on."""
+        found = self._kept.get(name)
+        if found is not None and found[0] == key:
+            return found[1]
+        answer = work()
+        self._kept[name] = (key, answer)
+        return answer
 
     def public_record(self, seat: str | None = None) -> str | None:
         """The record as ``seat`` (None: anyone) may read it now. While the game runs the seed
@@ -1137,7 +1198,7 @@ class Host:
         seat = session.seat_of(user_id)
         if seat is None or seat.colour not in session.pending():
             return []
-        return [str(a) for a in session.legal(seat.colour)]
+        return session.legal_lines(seat.colour)
 
     async def play(self, channel_id: int, user_id: int, text: str,
                    expect_seq: int | None = None, game_id: int | None = None,

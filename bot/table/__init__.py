@@ -121,13 +121,18 @@ class Post:
     """The action count the components belong to (a click on an older one is refused)."""
 
     def digest(self) -> str:
-        """What the message shows, as a short hash: equal digests need no edit."""
-        data = json.dumps([self.content, self.embed.__dict__ if self.embed else None,
-                           self.picture.key if self.picture else None,
-                           component_key(self.components), self.seq,
-                           self.attachment[0] if self.attachment else None],
-                          sort_keys=True, ensure_ascii=False, default=list)
-        return hashlib.sha1(data.encode(), usedforsecurity=False).hexdigest()
+        """What the message shows, as a short hash: equal digests need no edit. Worked out
+        once per post (a post never changes; the outbox compares it, then stores it)."""
+        found: str | None = self.__dict__.get("_digest")
+        if found is None:
+            data = json.dumps([self.content, self.embed.__dict__ if self.embed else None,
+                               self.picture.key if self.picture else None,
+                               component_key(self.components), self.seq,
+                               self.attachment[0] if self.attachment else None],
+                              sort_keys=True, ensure_ascii=False, default=list)
+            found = hashlib.sha1(data.encode(), usedforsecurity=False).hexdigest()
+            object.__setattr__(self, "_digest", found)
+        return found
 
 
 @dataclass(frozen=True)
@@ -168,7 +173,7 @@ def _digest(*parts: Any) -> str:
 # --- stages ----------------------------------------------------------------------------------
 
 def stage_key(session: Session, state: Any) -> str:
-    return game_ui(session.row.game).stage(session.module.view(state, None))
+    return game_ui(session.row.game).stage(session.view_of(state))
 
 
 def stage_start(session: Session, key: str, known: tuple[str, int] | None) -> int:
@@ -231,7 +236,8 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
     nobody has acted in yet says what just happened, and its board is then the very picture
     that closes the previous stage's message (drawn once)."""
     steps = session.log[start - 1:]
-    picture = _board(session, ui, view, names, renderer, lang, session.log)
+    assert session.game is not None
+    picture = _board(session, ui, session.game.state, names, renderer, lang, session.log)
     # a young stage's log starts with what came just before it, so its message reads on its own
     earlier = max(0, start - 1 - max(0, LOG_LINES - len(steps)))
     steps = session.log[earlier:]
@@ -239,7 +245,7 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
                                                                           lang, closed),
                   fields=_fields(session, ui, view, steps, lang),
                   image=BOARD_FILE if picture else None)
-    components = () if closed else tuple(table_components(session, ui, view, lang))
+    components = () if closed else tuple(table_components(session, ui, lang))
     return Post(embed=embed, picture=picture, components=components, seq=session.seq)
 
 
@@ -257,11 +263,11 @@ def closing(session: Session, stored_stage: str, names: dict[str, str],
     if state is None or inside is None:  # stage: the title comes from the one before it
         return None
     ui = game_ui(session.row.game)
-    view = session.module.view(state, None)
+    view = session.view_of(state)  # most often still remembered: the stage's last table
     lang = session.row.language
     steps = session.log[known[1] - 1:end]
-    picture = _board(session, ui, view, names, renderer, lang, session.log[:end])
-    embed = Embed(title=_title(session, ui, session.module.view(inside, None), lang),
+    picture = _board(session, ui, state, names, renderer, lang, session.log[:end])
+    embed = Embed(title=_title(session, ui, session.view_of(inside), lang),
                   fields=_fields(session, ui, view, steps, lang, closed=True),
                   image=BOARD_FILE if picture else None)
     return Post(embed=embed, picture=picture, seq=end)
@@ -303,8 +309,8 @@ def _now(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
     phase = ui.phase_name(kind, lang)
     if secret_now(session):
         return game_text(session.row.game, "table.secret", lang, who=who, phase=phase)
-    legal = [str(a) for a in session.legal(humans[0].colour)]
-    shown = [c for c in ui.components(kind, view, humans[0].colour, legal, lang)
+    legal = session.legal_lines(humans[0].colour)
+    shown = [c for c in _components(session, ui, humans[0].colour, lang)
              if c.op not in ("info", "open")]
     if not shown:
         how = t("bot.table.how_play", lang)
@@ -377,12 +383,16 @@ def _cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
 
 
-def _board(session: Session, ui: GameUI, view: dict[str, Any], names: dict[str, str],
+def _board(session: Session, ui: GameUI, state: Any, names: dict[str, str],
            renderer: Renderer | None, lang: str, steps: list[Step]) -> Picture | None:
+    """The board of position ``state``, its key worked out once per position (a digest of
+    the whole view: the same board is asked for again when its stage closes)."""
     if renderer is None:
         return None
+    view = session.view_of(state)
     changed = sorted(ui.changed([e for s in _latest_turn(steps) for e in s.events]))
-    key = _digest(view, lang, names, changed)
+    key = session.worked_out(state, ("board", lang, tuple(names.items()), tuple(changed)),
+                             lambda _: _digest(view, lang, names, changed))
     return Picture(BOARD_FILE, key, renderer, (view, lang, names),
                    {"highlight": frozenset(changed)}, stream=(session.id, "board"))
 
@@ -396,8 +406,7 @@ def _latest_turn(steps: list[Step]) -> list[Step]:
     return steps
 
 
-def table_components(session: Session, ui: GameUI, view: dict[str, Any],
-                     lang: str) -> list[Component]:
+def table_components(session: Session, ui: GameUI, lang: str) -> list[Component]:
     """The live table's components: the pending human's public decision, and the 🔒 button
     for games with a private side (a closed DM, or a glance at one's screen mid-decision)."""
     if session.status != "running" or session.game is None:
@@ -405,9 +414,7 @@ def table_components(session: Session, ui: GameUI, view: dict[str, Any],
     items: list[Component] = []
     humans = pending_humans(session)
     if humans and not secret_now(session) and not session.paused:
-        seat = humans[0]
-        legal = [str(a) for a in session.legal(seat.colour)]
-        items += ui.components(session.kind(), view, seat.colour, legal, lang)
+        items += _components(session, ui, humans[0].colour, lang)
     if ui.has_screen():
         label = game_text(session.row.game, "hidden.open_due" if secret_now(session)
                           else "hidden.open", lang)
@@ -415,11 +422,31 @@ def table_components(session: Session, ui: GameUI, view: dict[str, Any],
     return items
 
 
+def _components(session: Session, ui: GameUI, colour: str, lang: str) -> list[Component]:
+    """The components of ``colour``'s public decision now, worked out once per position: the
+    status line and the table both ask."""
+    assert session.game is not None
+    return list(session.worked_out(
+        session.game.state, ("components", colour, lang),
+        lambda _: ui.components(session.kind(), session.view(None), colour,
+                                session.legal_lines(colour), lang)))
+
+
 # --- the lobby card, the ping, the end ------------------------------------------------------
 
 def lobby_post(session: Session, lang: str | None = None) -> Post:
-    """The lobby card, in the game's language (``lang``: a copy shown to one user)."""
+    """The lobby card, in the game's language (``lang``: a copy shown to one user). Built
+    again only when something it shows changed: the table is worked out after every move,
+    the card changes a few times a game."""
     lang = lang or session.row.language
+    # everything the card shows: the row (status, options, thread, seed...), the seats and
+    # the latest changes of hands; a finished game's result is final once its row says so
+    key = (lang, session.row, tuple((s.colour, s.user_id, s.ai_level) for s in session.seats),
+           tuple(session.changes[-SEAT_LINES:]))
+    return session.kept("lobby", key, lambda: _lobby_post(session, lang))
+
+
+def _lobby_post(session: Session, lang: str) -> Post:
     module = session.module
     status = session.status
     title_key = "bot.lobby.title" if status == "lobby" else f"bot.lobby.title_{status}"

@@ -131,7 +131,7 @@ def _situation(session: Session | None, user_id: int, lang: str) -> str:
         parts.append(t("bot.info.help.watching", lang))
         return "\n".join(p for p in parts if p)
     colour = colour_name(seat.colour, lang)
-    legal = [str(a) for a in session.legal(seat.colour)]
+    legal = session.legal_lines(seat.colour)
     if seat in pending_humans(session) and owes_secret(session, seat):
         parts.append(t("bot.info.help.your_secret", lang, colour=colour,
                        example=legal[0] if legal else "help"))

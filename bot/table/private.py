@@ -109,7 +109,7 @@ def prompt(session: Session, seat: Seat, lang: str, picks: list[int] | None = No
              channel=f"<#{session.row.home_id}>", id=session.id,
              colour=colour_name(seat.colour, lang))
     lines = [head, ui.prompt_text(kind, view, seat.colour, lang)]
-    legal = [str(a) for a in session.legal(seat.colour)]
+    legal = session.legal_lines(seat.colour)
     items: list[Component] = []
     form = ui.private_form(kind, view, seat.colour, lang)
     if form is not None:
@@ -152,7 +152,7 @@ def resolve(session: Session, seat: Seat, what: str, state: str, value: str | No
     """What a click or pick on ``seat``'s prompt means: notation to play, or the prompt with
     one field changed (toggles and picks stay in the components until Submit)."""
     ui = game_ui(session.row.game)
-    legal = [str(a) for a in session.legal(seat.colour)]
+    legal = session.legal_lines(seat.colour)
     if what.startswith("a") and what[1:].isdecimal():
         return _nth(legal, int(what[1:])), None
     if what == "act":

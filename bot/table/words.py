@@ -112,7 +112,17 @@ def change_line(session: Session, change: SeatChangeRow, lang: str) -> str:
 def step_line(ui: GameUI, step: Step, lang: str, names: dict[str, str]) -> str:
     """One applied action in words, from its events (the notation when no event has words).
 
-    A sealed line is only "has made their choice": its events say no more until the reveal."""
+    A sealed line is only "has made their choice": its events say no more until the reveal.
+    Worked out once per step and everything else the words depend on (kept on the step: its
+    events never change, and a reveal changes ``sealed``, which is in the key)."""
+    key = (ui.name, lang, step.sealed, tuple(names.items()))
+    line = step.shown.get(key)
+    if line is None:
+        line = step.shown[key] = _step_line(ui, step, lang, names)
+    return line
+
+
+def _step_line(ui: GameUI, step: Step, lang: str, names: dict[str, str]) -> str:
     words = [w for e in step.events  # a wholly secret event is never summarised
              if not isinstance(e.get("private"), str) and (w := ui.describe(e, lang, names))]
     who = names.get(step.actor, step.actor)

@@ -30,7 +30,7 @@ from rules.giants.auction import allowed
 from rules.giants.board import AHU_HEXES, AHUS, AHUS_AT, FOREST, HEXES, NEIGHBOURS
 from rules.giants.carry import strength
 from rules.giants.engine import pending
-from rules.giants.placement import check_special
+from rules.giants.placement import check_figure, check_special
 from rules.giants.roundend import check_endround
 from rules.giants.state import State
 from rules.giants.transport import (
@@ -87,6 +87,8 @@ def _placements(s: State, seat: str) -> list[Action]:
         counts = range(1) if figure == "chief" else range(top + 1)
         candidates: list[Special] = []
         for n in counts:
+            if not _ok(check_figure, s, seat, figure, n):
+                continue  # not behind the screen (or too few logs): no action of it is legal
             candidates += [Special(figure, a, logs=n) for a in ("recruit", "marker", "headdress")]
             candidates += [Special(figure, "logs", hex=h, logs=n) for h in FOREST]
             candidates += [Special(figure, "reserve", hex=h, ahu=a, logs=n)

@@ -29,7 +29,7 @@ def check_ahu(s: State, ahu: str | None) -> None:
         raise IllegalAction("unknown_ahu", ahu=ahu)
 
 
-def _check_figure(s: State, seat: str, figure: str, logs: int) -> None:
+def check_figure(s: State, seat: str, figure: str, logs: int) -> None:
     screen = s.players[seat]["screen"]
     have = screen["workers"] > 0 if figure == "worker" else screen[figure]
     if not have:
@@ -54,7 +54,7 @@ def _put(s: State, seat: str, figure: str, label: str, logs: int) -> None:
 
 def apply_place(s: State, seat: str, action: Place, events: list[Event]) -> None:
     check_hex(action.hex)
-    _check_figure(s, seat, action.figure, action.logs)
+    check_figure(s, seat, action.figure, action.logs)
     _put(s, seat, action.figure, action.hex, action.logs)
     events.append({"kind": "placed", "seat": seat, "figure": action.figure, "hex": action.hex,
                    "logs": action.logs})
@@ -70,7 +70,7 @@ def check_special(s: State, seat: str, action: Special) -> None:
     """Raise the first rejection of a sorcerer or chief action, in the spec's order."""
     check_ahu(s, action.ahu)
     check_hex(action.hex)
-    _check_figure(s, seat, action.figure, action.logs)
+    check_figure(s, seat, action.figure, action.logs)
     player = s.players[seat]
     if action.figure == "chief" and player["rongo"] < 2:
         raise IllegalAction("no_rongo", need=2)

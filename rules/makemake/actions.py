@@ -15,7 +15,11 @@ class Place:
     chief: bool = False
 
     def __str__(self) -> str:
-        return f"place {self.hex} {self.count}" + (" chief" if self.chief else "")
+        text: str | None = self.__dict__.get("_text")  # the same places are listed each turn
+        if text is None:
+            text = f"place {self.hex} {self.count}" + (" chief" if self.chief else "")
+            object.__setattr__(self, "_text", text)
+        return text
 
 
 @dataclass(frozen=True)

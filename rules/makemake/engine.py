@@ -181,8 +181,14 @@ def moai_candidates(state: State, seat: str) -> tuple[str, ...]:
 
 
 def manu_candidates(state: State, seat: str) -> tuple[str, ...]:
+    mine = _controlled(state, seat)  # once, not once per site and territory: the AI asks often
     return tuple(s for s in SITES if state.sites[s] is None
-                 and all(controls(state, seat, t) for t in SITE_TERRITORIES[s]))
+                 and all(t in mine for t in SITE_TERRITORIES[s]))
+
+
+def _controlled(state: State, seat: str) -> frozenset[str]:
+    """The territories ``seat`` controls (:func:`controls`)."""
+    return frozenset(t for t, cell in state.board.items() if cell.moai or cell.owner == seat)
 
 
 def manu_to_place(state: State, seat: str) -> int:
@@ -220,11 +226,26 @@ def _places(state: State, seat: str) -> Iterator[Place]:
         if cell.moai or cell.owner == seat:
             continue
         defence = cell.strength if cell.owner else -1
+        row = _place_row(t, reserve.tokens)
         for n in range(lowest, reserve.tokens + 1):
             if n >= 1 and n > defence:
-                yield Place(t, n)
+                yield row[n][0]
             if reserve.chief and n + CHIEF_STRENGTH > defence:
-                yield Place(t, n, True)
+                yield row[n][1]
+
+
+_PLACE_ROWS: dict[str, list[tuple[Place, Place]]] = {}
+"""Per territory, ``Place(t, n)`` and ``Place(t, n, True)`` by count: actions are immutable, so
+the hundreds a turn may list are made once, not at every turn."""
+
+
+def _place_row(territory: str, most: int) -> list[tuple[Place, Place]]:
+    row = _PLACE_ROWS.get(territory)
+    if row is None or len(row) <= most:  # a whole new row, never one grown in place: the AI
+        row = [(Place(territory, n), Place(territory, n, True))  # asks from its own thread
+               for n in range(most + 1)]
+        _PLACE_ROWS[territory] = row
+    return row
 
 
 def _can_withdraw(cell: Cell, seat: str) -> bool:
