@@ -39,6 +39,7 @@ from bot.host.store._rows import (
     ChannelBusy,
     DatabaseInfo,
     Forgotten,
+    GameMark,
     GameRow,
     Heartbeat,
     InstanceRunning,
@@ -56,6 +57,7 @@ from bot.host.store._rows import (
     StaleGame,
     StoreClosed,
     TakebackRow,
+    mark_of,
 )
 from bot.host.store._sqlite import (
     CHECKPOINT_EVERY,
@@ -70,11 +72,12 @@ __all__ = [
     "ACTIVE", "AWAY_AFTER", "CHECKPOINT_EVERY", "CLAIM_LEASE", "DEFAULT_POOL_SIZE",
     "EVERY_GAME", "FORMER_ID", "FORMER_PLAYER", "GAME_TABLES", "MIGRATIONS",
     "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "STATUSES", "ActiveGame",
-    "BackupInfo", "ChannelBusy", "Checkpointed", "DatabaseInfo", "Forgotten", "GameRow",
+    "BackupInfo", "ChannelBusy", "Checkpointed", "DatabaseInfo", "Forgotten", "GameMark", "GameRow",
     "Heartbeat", "InstanceLock", "InstanceRunning", "Listener", "LogRow", "MessageRow",
     "PlayerStats", "PostgresStore", "Purged", "Rate", "Rating", "ResultRow", "SchemaTooNew",
     "SeatChangeRow", "SeatRow", "Snapshot", "SqliteStore", "StaleGame", "Store",
     "StoreClosed", "TakebackRow", "Transaction", "backup", "backup_before_migrating",
-    "inspect", "inspect_postgres", "is_postgres", "lock_path", "migrate", "open_store",
+    "inspect", "inspect_postgres", "is_postgres", "lock_path", "mark_of", "migrate",
+    "open_store",
     "read_heartbeats", "read_postgres_heartbeats", "run", "sqlite_file",
 ]
