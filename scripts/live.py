@@ -125,6 +125,9 @@ class StubBot:
     def get_guild(self, guild_id: int) -> None:
         return None
 
+    def shows(self, guild_id: int | None) -> bool:
+        return True
+
     def get_channel(self, channel_id: int) -> StubChannel:
         if channel_id not in self._channels:
             self._channels[channel_id] = StubChannel(channel_id, self.sink)
