@@ -66,7 +66,7 @@ def find_binaries(searched: Iterable[Path] = SEARCHED) -> Path:
     if on_path:
         candidates.insert(0, Path(on_path).resolve().parent)
     found = []
-    usable = {}
+    usable: dict[int, Path] = {}
     for folder in candidates:
         if not all((folder / name).is_file() for name in ("initdb", "pg_ctl", "postgres")):
             continue
