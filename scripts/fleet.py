@@ -340,6 +340,8 @@ class Remote:
                 future = self._waiting.pop(reply["n"], None)
                 if future is not None and not future.done():
                     future.set_result(reply)
+        except ConnectionError:
+            pass  # the process died: whoever waits is told so
         finally:
             for future in self._waiting.values():
                 if not future.done():
@@ -347,6 +349,8 @@ class Remote:
 
     async def ask(self, op: str, **args: Any) -> dict[str, Any]:
         """The whole answer: ``value``, ``refused`` (a refusal's key) or ``error``."""
+        if self._reading.done():
+            raise ConnectionError("the process went away")
         number = next(self._numbers)
         future = asyncio.get_running_loop().create_future()
         self._waiting[number] = future

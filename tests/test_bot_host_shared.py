@@ -19,11 +19,20 @@ import pytest
 
 from bot.host.clock import ManualClock
 from bot.host.sessions import Host, Refusal, Session
-from bot.host.store import PostgresStore, StaleGame, Store
+from bot.host.shards import shard_of
+from bot.host.store import EVERY_GAME, PostgresStore, StaleGame, Store
 from rules.record import replay_lines
+from scripts.live_games import BlankRenders, ShowingOutbox, StubBot
 from tests.stores import BACKENDS, Backend
 
 CHANNEL = 100
+
+
+def guild_on(shard: int) -> int:
+    """A server on that shard of two."""
+    guild = (1 + (shard_of(1 << 22, 2) != shard)) << 22
+    assert shard_of(guild, 2) == shard
+    return guild
 
 
 async def makemake(host: Host, humans: int = 3, channel: int = CHANNEL,
@@ -270,3 +279,42 @@ async def test_a_due_timeout_is_played_by_one_of_three_hosts(postgres: str,
         assert [len(r.steps) > 0 for r in reports].count(True) == 1
         rows = await many[0].store.log(game.id)
         assert [r.by for r in rows[before:]].count("timeout") == 1
+
+
+# --- what the outbox shows, with two processes ----------------------------------------------
+
+@pytest.mark.postgres
+async def test_after_missed_notifications_every_game_is_found_and_shown(
+        postgres: str, clock: ManualClock) -> None:
+    """The listening connection came back (EVERY_GAME): a game made meanwhile by another
+    process, on this process's shard, is read and shown; a game of the other shard is not."""
+    async with hosts(postgres, clock) as (first, second):
+        bot = StubBot(second, BlankRenders(), clock, shard=0, shards=2)
+        outbox = ShowingOutbox(bot)
+        here = await first.create(channel_id=CHANNEL, guild_id=guild_on(0), game="makemake",
+                                  options={}, creator_id=1, language="en")
+        there = await first.create(channel_id=CHANNEL + 1, guild_id=guild_on(1),
+                                   game="makemake", options={}, creator_id=1, language="en")
+        await first.set_lobby_message(here.id, 900)
+        outbox.heard(EVERY_GAME)
+        await asyncio.wait_for(outbox.showing(here.id, 0), 30)
+        assert here.id in second.sessions and there.id not in second.sessions
+        assert bot.sink.calls > 0, "the lobby card was brought up to date"
+
+
+@pytest.mark.postgres
+async def test_the_tick_catches_up_what_it_shows_and_lets_go_of_what_ended_elsewhere(
+        postgres: str, clock: ManualClock) -> None:
+    async with hosts(postgres, clock) as (first, second):
+        bot = StubBot(second, BlankRenders(), clock, shard=0, shards=2)
+        outbox = ShowingOutbox(bot)
+        mine = await makemake(first)  # server 1: shard 0, shown by the second host
+        theirs = await first.create(channel_id=CHANNEL + 1, guild_id=guild_on(1),
+                                    game="makemake", options={}, creator_id=1, language="en")
+        await second.get(mine.id)
+        await second.get(theirs.id)
+        await first.play_game(mine.id, *turn(mine))
+        await first.abort(CHANNEL + 1, 1)
+        await outbox.reconcile_all()  # no notification heard: the tick compares
+        assert second.sessions[mine.id].seq == mine.seq and outbox.shown[mine.id] == mine.seq
+        assert theirs.id not in second.sessions, "ended, and shown elsewhere"

@@ -101,7 +101,7 @@ class Outbox:
         host.heard(game_id)
         if game_id == EVERY_GAME:
             self._elsewhere.clear()
-            self._spawn(self.reconcile_all(), "outbox-every-game")
+            self._spawn(self._everything(), "outbox-every-game")
             return
         session = host.sessions.get(game_id)
         if session is not None:
@@ -124,6 +124,15 @@ class Outbox:
         task = asyncio.create_task(run(), name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def _everything(self) -> None:
+        """What was said while nobody listened: the games this process shows that it has
+        not seen yet are read, then every game is compared and reconciled."""
+        host = self.bot.games
+        for row in await host.store.games_with_status(*ACTIVE):
+            if row.id not in host.sessions and self.bot.shows(row.guild_id):
+                await host.catch_up(row.id)
+        await self.reconcile_all()
 
     async def _discover(self, game_id: int) -> None:
         """A game another process made or changed, not in memory here: shown from now on if

@@ -1073,6 +1073,8 @@ class Host:
         lobbies: list[Session] = []
         handed: list[Report] = []
         ended: list[Session] = []
+        if self.store.shared:  # games another process started since are seats of theirs too
+            await self.seated(user_id)
         for session in sorted(self.sessions.values(), key=lambda s: s.id):
             if session.status == "lobby" and session.row.creator_id == user_id:
                 ended.append(await self._close(session))
