@@ -9,7 +9,8 @@ as an upload would), and a start from a store of many games.
 ``--live``: ``games`` games of the three kinds (each with scripted humans and one AI seat at
 the bot's default level) move every ``interval`` seconds with jitter (0: as fast as they
 can); a move is a human's action, timed from the call into the host until it is committed and
-its table is shown (the board drawn and handed to the stub). A game that ends starts again in
+its table is shown (the board drawn and handed to the stub). Every move begun in the window
+counts, and the run lasts until the last of them is shown. A game that ends starts again in
 its channel. ``lost`` and ``double_applied`` are counted from the store after the run: moves
 acknowledged to their players that it does not hold, and humans' actions it holds that no
 acknowledgement accounts for.

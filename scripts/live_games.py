@@ -280,10 +280,10 @@ async def player(host: Host, outbox: Outbox, channel: int, kind: str, interval: 
         now = time.perf_counter()
         if now >= window.end:
             return
-        if due > now:
-            await asyncio.sleep(due - now)
-        else:
-            await asyncio.sleep(0)
+        if due > now:  # not past the window's end: a run ends when its last move does
+            await asyncio.sleep(min(due, window.end) - now)
+            continue
+        await asyncio.sleep(0)
         if session.status != "running":
             await outbox.settled(session.id)
             figures.games_ended += 1
@@ -321,10 +321,9 @@ async def player(host: Host, outbox: Outbox, channel: int, kind: str, interval: 
             steps = len(report.steps)
         shown = time.perf_counter()
         due = began + interval * rng.uniform(0.5, 1.5)
-        if shown <= window.end:
-            figures.latencies.append((shown - began) * 1000)
-            figures.commits.append((committed - began) * 1000)
-            figures.steps += steps
+        figures.latencies.append((shown - began) * 1000)  # every move begun in the window
+        figures.commits.append((committed - began) * 1000)
+        figures.steps += steps
 
 
 async def unaccounted(store: Store, acks: Iterable[Ack]) -> tuple[int, int]:

@@ -750,6 +750,9 @@ class Host:
         if active.damage is not None:
             raise ValueError(active.damage)
         row = active.row
+        rebuilt = None  # read whole: built before anything changes (the outbox reads on)
+        if moved is None and row.header is not None:
+            rebuilt = await self._rebuild(row, [r.line for r in active.log], active.snapshot)
         session.row = row
         session.seats = [_seat(s) for s in active.seats]
         session.dm_closed = set(active.dm_closed)
@@ -771,8 +774,7 @@ class Host:
             session.game, session.log, session.states = None, [], {}
         else:
             session.log = [Step.of(r) for r in active.log]
-            session.game = await self._rebuild(row, [r.line for r in active.log],
-                                               active.snapshot)
+            session.game = rebuilt
             session.states = {}
         if moved is None:
             session.takebacks = [Takeback(tb.at, tb.colour, [Step.of(r) for r in tb.rows])
