@@ -26,7 +26,7 @@ from bot.constants import (
 from bot.exts import _answer, _group
 from bot.exts._items import ITEMS
 from bot.exts._outbox import Outbox
-from bot.host import memory
+from bot.host import memory, shards
 from bot.host.sessions import Host
 from bot.host.store import Store, open_store
 from bot.settings import Settings
@@ -127,6 +127,8 @@ class GameBot(commands.Bot):
             self.renders.start()
             self.host = Host(self.store, self.settings.seed_source)
             await self.host.load()
+            await self.store.listen(self.outbox.heard)  # what changed meanwhile: the
+            # first reconcile compares every game with the store
             self._checking = asyncio.create_task(self.host.check_all(CHECK_PAUSE),
                                                  name="checking snapshots")
             self.languages = {user: language(lang)
@@ -226,6 +228,15 @@ class GameBot(commands.Bot):
 
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: the cogs' own listeners (typed DMs) see every message."""
+
+    def shows(self, guild_id: int | None) -> bool:
+        """Whether this process shows the games of that server (None: a game outside any
+        server): with several processes over one store, the one connected to the server's
+        shard does (:mod:`bot.host.shards`); one process shows every game."""
+        ids = getattr(self, "shard_ids", None)
+        if ids is None and self.shard_id is not None:
+            ids = [self.shard_id]
+        return shards.shows(guild_id, self.shard_count, ids)
 
     def language_of(self, user_id: int, fallback: str) -> str:
         """The language of private messages to this user: theirs once known, else ``fallback``

@@ -346,6 +346,13 @@ def main() -> int:
                         help="with --live: how long the load is measured")
     parser.add_argument("--workers", type=int, default=None,
                         help="with --live: render processes (default: one per core)")
+    parser.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="with --live: where the games are kept (postgresql: a throwaway"
+                             " server of its own, unless --database-url names one)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="with --live --store postgresql: bot processes sharing the store")
+    parser.add_argument("--database-url", default=None,
+                        help="with --live --store postgresql: an empty database to use")
     parser.add_argument("--startup", type=int, metavar="GAMES",
                         help="time a start on a store of this many games (a tenth running)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -353,8 +360,12 @@ def main() -> int:
     if args.live or args.startup:
         figures: dict[str, object] = {}
         if args.live:
+            if args.store == "sqlite" and (args.processes != 1 or args.database_url):
+                parser.error("--processes and --database-url need --store postgresql")
             figures.update(asyncio.run(live(args.games or 100, args.interval, args.seconds,
-                                            args.workers)))
+                                            args.workers, store=args.store,
+                                            processes=args.processes,
+                                            database_url=args.database_url)))
         if args.startup:
             figures.update(startup(args.startup))
         if args.json:

@@ -3,15 +3,28 @@ pool, with Discord stubbed at its edge (a post or an edit is accepted at once, i
 as an upload would), and a start from a store of many games.
 
     python scripts/benchmark.py --live --games 500 --interval 10 --seconds 60 --json
+    python scripts/benchmark.py --live --games 1000 --store postgresql --processes 2 --json
     python scripts/benchmark.py --startup 10000 --json
 
 ``--live``: ``games`` games of the three kinds (each with scripted humans and one AI seat at
 the bot's default level) move every ``interval`` seconds with jitter (0: as fast as they
 can); a move is a human's action, timed from the call into the host until it is committed and
-its table is shown (the board drawn and handed to the stub). A game that ends starts again in
-its channel. ``--startup``: a store of that many games (a tenth running, the rest finished
-with their results), built from games played through the host and copied; then the time the
-bot takes to open the store and load every game that runs.
+its table is shown (the board drawn and handed to the stub). Every move begun in the window
+counts, and the run lasts until the last of them is shown. A game that ends starts again in
+its channel. ``lost`` and ``double_applied`` are counted from the store after the run: moves
+acknowledged to their players that it does not hold, and humans' actions it holds that no
+acknowledgement accounts for.
+
+``store="postgresql"`` keeps the games in PostgreSQL (a throwaway server, scripts/pg_temp.py,
+unless ``database_url`` names one) and runs ``processes`` bot processes on it
+(scripts/fleet.py), each with its own render workers (the cores shared out, unless
+``workers`` says): each game's server is on one process's shard, which starts it, shows it
+and makes its players' moves, but a secret choice (a DM, delivered to shard 0) is applied by
+process 0 and shown by the game's own process once the store told it.
+
+``--startup``: a store of that many games (a tenth running, the rest finished with their
+results), built from games played through the host and copied; then the time the bot takes
+to open the store and load every game that runs.
 """
 
 from __future__ import annotations
@@ -21,242 +34,42 @@ import itertools
 import multiprocessing
 import os
 import random
-import resource
 import sqlite3
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass, field
+from collections import defaultdict
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
-import discord
-
-from bot.constants import PING_AFTER
 from bot.exts._outbox import Outbox
 from bot.host import memory
-from bot.host.clock import system_clock
-from bot.host.sessions import Host, Session
-from bot.host.store import GAME_TABLES, SqliteStore
+from bot.host.sessions import Host
+from bot.host.shards import shard_of
+from bot.host.store import GAME_TABLES, PostgresStore, SqliteStore
 from bot.table.pool import RenderPool, cores
+from scripts import fleet, pg_temp
+from scripts.live_games import (
+    CHANNELS,
+    KINDS,
+    SEATS,
+    Figures,
+    StubBot,
+    Window,
+    cpu_main,
+    cpu_of,
+    cpu_total,
+    guild_of,
+    human_move,
+    new_game,
+    player,
+    rss_mb,
+    unaccounted,
+    watch_lag,
+)
 
-KINDS = ("giants", "giganten", "makemake")
-SEATS = {"giants": 4, "giganten": 4, "makemake": 4}
-"""Seats per game: all humans (scripted) but one AI seat."""
-AI_LEVEL = "greedy"
-GUILD = 1
-
-
-# --- Discord, stubbed at its edge ----------------------------------------------------------------
-
-class StubMessage:
-    def __init__(self, channel: StubChannel, message_id: int) -> None:
-        self.channel = channel
-        self.id = message_id
-
-    async def edit(self, **kwargs: Any) -> StubMessage:
-        self.channel.sink.take(kwargs)
-        return self
-
-    async def delete(self) -> None:
-        self.channel.sink.calls += 1
-
-
-class StubChannel(discord.abc.Messageable):
-    """A channel, thread or DM that accepts every message."""
-
-    def __init__(self, channel_id: int, sink: Sink) -> None:
-        self.id = channel_id
-        self.sink = sink
-
-    async def _get_channel(self) -> Any:
-        return self
-
-    async def send(self, content: Any = None, **kwargs: Any) -> StubMessage:  # type: ignore[override]
-        self.sink.take(kwargs)
-        return StubMessage(self, next(self.sink.ids))
-
-    def get_partial_message(self, message_id: int) -> StubMessage:
-        return StubMessage(self, message_id)
-
-
-class StubUser:
-    def __init__(self, user_id: int, sink: Sink) -> None:
-        self.id = user_id
-        self.display_name = f"player {user_id}"
-        self.dm = StubChannel(user_id, sink)
-
-    async def send(self, content: Any = None, **kwargs: Any) -> StubMessage:
-        return await self.dm.send(content, **kwargs)
-
-
-@dataclass
-class Sink:
-    """Counts what would have gone to Discord."""
-
-    calls: int = 0
-    files: int = 0
-    bytes: int = 0
-    ids: itertools.count[int] = field(default_factory=lambda: itertools.count(10**18))
-
-    def take(self, kwargs: dict[str, Any]) -> None:
-        self.calls += 1
-        files = list(kwargs.get("files") or kwargs.get("attachments") or [])
-        if kwargs.get("file") is not None:
-            files.append(kwargs["file"])
-        for item in files:
-            if isinstance(item, discord.File):
-                self.files += 1
-                self.bytes += len(item.fp.read())
-
-
-class StubBot:
-    """What the outbox asks of the bot, with Discord's side stubbed."""
-
-    def __init__(self, host: Host, renders: RenderPool) -> None:
-        self.games = host
-        self.renders = renders
-        self.settings = SimpleNamespace(clock=system_clock, ping_after=PING_AFTER)
-        self.languages: dict[int, str] = {}
-        self.sink = Sink()
-        self._channels: dict[int, StubChannel] = {}
-        self._users: dict[int, StubUser] = {}
-
-    def get_guild(self, guild_id: int) -> None:
-        return None
-
-    def get_channel(self, channel_id: int) -> StubChannel:
-        if channel_id not in self._channels:
-            self._channels[channel_id] = StubChannel(channel_id, self.sink)
-        return self._channels[channel_id]
-
-    def get_user(self, user_id: int) -> StubUser:
-        if user_id not in self._users:
-            self._users[user_id] = StubUser(user_id, self.sink)
-        return self._users[user_id]
-
-    async def fetch_channel(self, channel_id: int) -> StubChannel:
-        return self.get_channel(channel_id)
-
-    async def fetch_user(self, user_id: int) -> StubUser:
-        return self.get_user(user_id)
-
-
-# --- the games ---------------------------------------------------------------------------------
-
-async def new_game(host: Host, channel: int, kind: str) -> Session:
-    """A game in ``channel`` with scripted humans and one AI seat, started."""
-    creator = channel * 10
-    session = await host.create(channel_id=channel, guild_id=GUILD, game=kind, options={},
-                                creator_id=creator, language="en", ai_level=AI_LEVEL,
-                                creator_name="p0")
-    for k in range(1, SEATS[kind] - 1):
-        await host.join(session.id, creator + k, f"p{k}")
-    await host.add_ai(session.id, creator)
-    await host.start(session.id, creator)
-    return session
-
-
-def human_move(session: Session, rng: random.Random) -> tuple[int, str] | None:
-    """A pending human and a random legal action of theirs (None: no human must act)."""
-    humans = [seat for colour in session.pending()
-              if (seat := session.seat(colour)) is not None and not seat.is_ai]
-    if not humans:
-        return None
-    seat = rng.choice(humans)
-    legal = session.legal(seat.colour)
-    assert seat.user_id is not None and legal
-    return seat.user_id, str(rng.choice(legal))
-
-
-@dataclass
-class Figures:
-    latencies: list[float] = field(default_factory=list)
-    commits: list[float] = field(default_factory=list)
-    steps: int = 0
-    games_ended: int = 0
-    lag_max: float = 0.0
-
-
-async def watch_lag(figures: Figures, stop: asyncio.Event, every: float = 0.01) -> None:
-    """The event loop's lag: how late a 10 ms sleep wakes up."""
-    loop = asyncio.get_running_loop()
-    while not stop.is_set():
-        start = loop.time()
-        await asyncio.sleep(every)
-        figures.lag_max = max(figures.lag_max, loop.time() - start - every)
-
-
-@dataclass
-class Window:
-    """The measured time: every game is started and shown before it opens."""
-
-    go: asyncio.Event = field(default_factory=asyncio.Event)
-    ready: int = 0
-    start: float = 0.0
-    end: float = 0.0
-
-
-async def player(host: Host, outbox: Outbox, channel: int, kind: str, interval: float,
-                 window: Window, figures: Figures, rng: random.Random) -> None:
-    """One channel's game: a human moves every ``interval`` seconds (jittered); each move
-    waits until the table shows it."""
-    session = await new_game(host, channel, kind)
-    outbox.kick(session.id)
-    await outbox.settled(session.id)
-    window.ready += 1
-    await window.go.wait()
-    due = window.start + rng.uniform(0, interval)
-    while True:
-        now = time.perf_counter()
-        if now >= window.end:
-            return
-        if due > now:
-            await asyncio.sleep(due - now)
-        else:
-            await asyncio.sleep(0)
-        if session.status != "running":
-            await outbox.settled(session.id)
-            figures.games_ended += 1
-            session = await new_game(host, channel, kind)
-            outbox.kick(session.id)
-            await outbox.settled(session.id)
-            continue
-        move = human_move(session, rng)
-        if move is None:  # the host is still playing chance or AI steps: resume it
-            await host.resume(session.id)
-            continue
-        began = time.perf_counter()
-        report = await host.play_game(session.id, move[0], move[1])
-        committed = time.perf_counter()
-        outbox.kick(session.id)
-        await outbox.settled(session.id)
-        shown = time.perf_counter()
-        due = began + interval * rng.uniform(0.5, 1.5)
-        if shown <= window.end:
-            figures.latencies.append((shown - began) * 1000)
-            figures.commits.append((committed - began) * 1000)
-            figures.steps += len(report.steps)
-
-
-def _cpu_of(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+STORES = ("sqlite", "postgresql")
+DATABASE = "live"
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -265,8 +78,27 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 async def live(games: int, interval: float, seconds: float, workers: int | None = None,
-               seed: int = 1) -> dict[str, Any]:
+               seed: int = 1, store: str = "sqlite", processes: int = 1,
+               database_url: str | None = None) -> dict[str, Any]:
     """Run the load and return its figures (see the module's docstring)."""
+    if store not in STORES:
+        raise ValueError(f"store: one of {', '.join(STORES)}, not {store!r}")
+    if store == "sqlite":
+        if processes != 1 or database_url is not None:
+            raise ValueError("one bot process writes a SQLite database: several processes"
+                             " (or a database URL) need store='postgresql'")
+        return await _here(games, interval, seconds, workers, seed)
+    if database_url is not None:
+        return await _fleet(database_url, None, games, interval, seconds, workers, seed,
+                            processes)
+    with pg_temp.temporary_server() as server:
+        url = await server.create_database(DATABASE)
+        return await _fleet(url, server, games, interval, seconds, workers, seed, processes)
+
+
+async def _here(games: int, interval: float, seconds: float, workers: int | None,
+                seed: int) -> dict[str, Any]:
+    """The load on SQLite, in this process."""
     memory.collect_less()  # as ``python -m bot run`` does
     with tempfile.TemporaryDirectory() as folder:
         store = await SqliteStore.open(Path(folder) / "live.sqlite3")
@@ -282,27 +114,101 @@ async def live(games: int, interval: float, seconds: float, workers: int | None 
         lag = asyncio.create_task(watch_lag(figures, stop))
         window = Window()
         players = [asyncio.create_task(player(
-            host, outbox, 10**17 + i, KINDS[i % len(KINDS)], interval, window, figures,
-            random.Random(rng.random()))) for i in range(games)]
+            host, outbox, CHANNELS + i, KINDS[i % len(KINDS)], interval, window, figures,
+            random.Random(rng.random()), guild=guild_of(i))) for i in range(games)]
         while window.ready < games:
             await asyncio.sleep(0.05)
         memory.settle()  # as the bot does once its games are loaded
         window.start = time.perf_counter()
         window.end = window.start + seconds
         window.go.set()
-        cpu_before = _cpu_total(renders)
-        main_before = _cpu_main()
+        cpu_before = cpu_total(renders)
+        main_before = cpu_main()
         drawn_before, files_before, bytes_before = renders.drawn, bot.sink.files, bot.sink.bytes
         figures.lag_max = 0.0
         await asyncio.gather(*players)
         elapsed = time.perf_counter() - window.start
-        cpu = _cpu_total(renders) - cpu_before
-        main_cpu = _cpu_main() - main_before
-        rss = _rss_mb(os.getpid()) + sum(_rss_mb(p) for p in _workers(renders))
+        cpu = cpu_total(renders) - cpu_before
+        main_cpu = cpu_main() - main_before
+        rss = rss_mb(os.getpid()) + sum(rss_mb(p) for p in renders.pids)
         stop.set()
         await lag
         renders.close()
+        lost, doubled = await unaccounted(store, figures.acks)
         await store.close()
+    return _figures(
+        games, interval, seconds, figures, elapsed=elapsed, cpu=cpu, main_cpu=main_cpu,
+        drawn=renders.drawn - drawn_before, sent=bot.sink.bytes - bytes_before,
+        files=bot.sink.files - files_before, rss=rss, render_workers=renders.workers,
+        lost=lost, doubled=doubled, extra={"store": "sqlite", "processes": 1})
+
+
+async def _fleet(url: str, server: pg_temp.Server | None, games: int, interval: float,
+                 seconds: float, workers: int | None, seed: int,
+                 processes: int) -> dict[str, Any]:
+    """The load on PostgreSQL, in ``processes`` bot processes."""
+    if processes < 1:
+        raise ValueError(f"processes: 1 or more, not {processes}")
+    each = workers if workers is not None else max(1, cores() // processes)
+    plan: dict[int, list[list[Any]]] = defaultdict(list)
+    for i in range(games):
+        plan[shard_of(guild_of(i), processes)].append([i, KINDS[i % len(KINDS)]])
+    with tempfile.TemporaryDirectory(prefix="rapanui-live-") as folder:
+        running = list(await asyncio.gather(*(
+            fleet.start(fleet.Config(url, index, processes, folder, workers=each))
+            for index in range(processes))))
+        try:
+            await asyncio.gather(*(r.remote.call("prepare", games=plan[index],
+                                                 interval=interval, seed=seed + index)
+                                   for index, r in enumerate(running)))
+            db_before = _server_cpu(server)
+            start = time.time() + 1.0
+            results = await asyncio.gather(*(r.remote.call("go", start=start, seconds=seconds)
+                                             for r in running))
+            db_cpu = _server_cpu(server) - db_before
+        finally:
+            await asyncio.gather(*(r.stop() for r in running))
+    figures = Figures()
+    for result in results:
+        figures.latencies += result["latencies"]
+        figures.commits += result["commits"]
+        figures.steps += result["steps"]
+        figures.games_ended += result["games_ended"]
+        figures.lag_max = max(figures.lag_max, result["lag_max"])
+        figures.acks += [(ack[0], ack[1], ack[2]) for ack in result["acks"]]
+        figures.refused += result["refused"]
+        figures.forwarded += result["forwarded"]
+    store = await PostgresStore.open(url, pool_size=2)
+    try:
+        lost, doubled = await unaccounted(store, figures.acks)
+    finally:
+        await store.close()
+    moves = len(figures.latencies)
+    main_cpu = sum(r["main_cpu"] for r in results)
+    extra: dict[str, Any] = {
+        "store": "postgresql", "processes": processes,
+        "moves_by_process": [len(r["latencies"]) for r in results],
+        "forwarded": figures.forwarded, "refused": figures.refused,
+        "reloads": sum(r["reloads"] for r in results),
+        "db_cpu_ms_per_move": round(db_cpu * 1000 / moves, 1) if moves and server else None}
+    return _figures(
+        games, interval, seconds, figures, elapsed=max(r["elapsed"] for r in results),
+        cpu=sum(r["cpu"] for r in results) + db_cpu, main_cpu=main_cpu,
+        drawn=sum(r["drawn"] for r in results), sent=sum(r["bytes"] for r in results),
+        files=sum(r["files"] for r in results), rss=sum(r["rss_mb"] for r in results),
+        render_workers=sum(r["render_workers"] for r in results), lost=lost,
+        doubled=doubled, extra=extra)
+
+
+def _server_cpu(server: pg_temp.Server | None) -> float:
+    """CPU seconds the database server's processes have used so far (0: not ours)."""
+    return sum(cpu_of(pid) for pid in server.pids()) if server is not None else 0.0
+
+
+def _figures(games: int, interval: float, seconds: float, figures: Figures, *,
+             elapsed: float, cpu: float, main_cpu: float, drawn: int, sent: int, files: int,
+             rss: float, render_workers: int, lost: int, doubled: int,
+             extra: dict[str, Any]) -> dict[str, Any]:
     moves = len(figures.latencies)
     return {
         "games": games, "interval_s": interval, "seconds": seconds,
@@ -312,31 +218,21 @@ async def live(games: int, interval: float, seconds: float, workers: int | None 
         "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
         "steps_per_s": round(figures.steps / elapsed, 1),
-        "renders_per_move": round((renders.drawn - drawn_before) / moves, 2) if moves else None,
-        "kib_per_move": round((bot.sink.bytes - bytes_before) / 1024 / moves, 1) if moves
-        else None,
+        "renders_per_move": round(drawn / moves, 2) if moves else None,
+        "kib_per_move": round(sent / 1024 / moves, 1) if moves else None,
         "cpu_ms_per_move": round(cpu * 1000 / moves, 1) if moves else None,
         "main_cpu_ms_per_move": round(main_cpu * 1000 / moves, 1) if moves else None,
         "games_ended": figures.games_ended,
         "loop_lag_max_ms": round(figures.lag_max * 1000, 1),
         "cpu_cores": cores(),
-        "render_workers": renders.workers,
+        "render_workers": render_workers,
         "rss_mb": round(rss, 1),
-        "files": bot.sink.files - files_before,
+        "files": files,
+        "acknowledged": len(figures.acks),
+        "lost": lost,
+        "double_applied": doubled,
+        **extra,
     }
-
-
-def _workers(renders: RenderPool) -> list[int]:
-    return renders.pids
-
-
-def _cpu_main() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    return own.ru_utime + own.ru_stime
-
-
-def _cpu_total(renders: RenderPool) -> float:
-    return _cpu_main() + sum(_cpu_of(p) for p in _workers(renders))
 
 
 # --- a start from many stored games --------------------------------------------------------------
@@ -359,7 +255,7 @@ async def _templates(path: Path, seed: int) -> tuple[list[int], list[int]]:
                     break
                 await host.play_game(session.id, *move)
             (running if session.status == "running" else finished).append(session.id)
-        session = await host.create(channel_id=next(channel), guild_id=GUILD, game=kind,
+        session = await host.create(channel_id=next(channel), guild_id=1, game=kind,
                                     options={}, creator_id=1, language="en", ai_level="random",
                                     join=False)
         for _ in range(SEATS[kind]):

@@ -128,6 +128,95 @@ async def test_an_action_number_is_taken_once_among_stores(backend: Backend,
             await store.close()
 
 
+# --- a game's mark, one game read on from a row, a user's games ----------------------------------
+
+async def test_every_change_another_store_makes_changes_the_game_s_mark(
+        stores: list[Store], clock: ManualClock) -> None:
+    """What the mark sums up: each change of a game that a copy of it in memory holds moves
+    the mark another store reads; a take-back followed by a move comes back to the same
+    sequence number and still moves it."""
+    first, second = stores
+    game = await first.create_game(channel_id=CHANNEL, **FIELDS, turn_seconds=60)
+    other = await first.create_game(channel_id=CHANNEL + 1, **FIELDS)
+    marks = await second.stored_marks([game.id, other.id, 999])
+    assert set(marks) == {game.id, other.id}, "a game the store does not have is left out"
+    deadline = iso(clock() + timedelta(seconds=60))
+    change = SeatChangeRow(1, "blue", "took", 3, None, 3)
+    writes = [
+        first.add_seat(game.id, "red", 1, None, "ana"),
+        first.add_seat(game.id, "blue", None, "random"),
+        first.set_lobby_message(game.id, 500),
+        first.start_game(game.id, "game makemake red blue green seed=3", {"seq": 0}),
+        first.set_thread(game.id, 501),
+        first.set_deadline(game.id, deadline),
+        first.mark_reminded(game.id),
+        first.append_action(game.id, 1, "red pass", {"seq": 1}, actor="red"),
+        first.append_action(game.id, 2, "blue pass", {"seq": 2}, by="ai", actor="blue"),
+        first.take_back(game.id, 1, 2, "red", {"seq": 1}),
+        first.append_action(game.id, 2, "blue pass", {"seq": 2}, by="ai", actor="blue"),
+        first.set_paused(game.id, 1, 30, None),
+        first.set_paused(game.id, None, None, deadline),
+        first.set_turn_time(game.id, 120, deadline, None),
+        first.set_away(game.id, "red", True),
+        first.set_dm_closed(game.id, "red", True),
+        first.change_seat(game.id, "blue", change, user_id=3, ai_level=None, name="cy"),
+        first.remove_seat(game.id, "blue"),
+        first.set_status(game.id, "finished"),
+    ]
+    before = marks[game.id]
+    for write in writes:
+        await write
+        now = (await second.stored_marks([game.id]))[game.id]
+        assert now != before, write
+        before = now
+    assert before.seq == 2 and before.takebacks == 1 and before.status == "finished"
+    assert before.seats == (("red", 1, None, True),) and before.dm_closed == ("red",)
+    assert (await second.stored_marks([other.id]))[other.id] == marks[other.id], \
+        "another game's mark stays"
+    await first.set_message(game.id, MessageRow("live", 501, 502))
+    assert (await second.stored_marks([game.id]))[game.id] == before, \
+        "which message shows the table is the showing process's bookkeeping"
+
+
+async def test_one_game_is_read_whole_or_from_a_row_on(stores: list[Store]) -> None:
+    first, second = stores
+    assert await second.load_game(404) is None
+    game = await running(first)
+    await first.set_dm_closed(game.id, "red", True)
+    for seq in (1, 2, 3):
+        await first.append_action(game.id, seq, f"red pass {seq}", {"seq": seq}, actor="red")
+    whole = await second.load_game(game.id)
+    assert whole is not None and whole.damage is None
+    [active] = await second.load_active()
+    assert whole == active, "what a start reads of it"
+    part = await second.load_game(game.id, after=2)
+    assert part is not None and part.damage is None
+    assert [r.line for r in part.log] == ["red pass 3"]
+    assert part.snapshot == whole.snapshot and part.seats == whole.seats
+    assert part.dm_closed == {"red"} and part.row == whole.row
+    ahead = await second.load_game(game.id, after=3)
+    assert ahead is not None and ahead.log == []
+    await first.take_back(game.id, 1, 3, "red", {"seq": 1})
+    behind = await second.load_game(game.id, after=2)
+    assert behind is not None and behind.snapshot is not None
+    assert behind.snapshot.seq == 1 and len(behind.takebacks) == 1, \
+        "a copy that holds 2 rows learns it is ahead of the log"
+
+
+async def test_the_games_a_user_is_seated_in(stores: list[Store]) -> None:
+    first, second = stores
+    playing = await running(first)
+    lobby = await first.create_game(channel_id=CHANNEL + 1, **FIELDS)
+    await first.add_seat(lobby.id, "red", 1, None, "ana")
+    over = await first.create_game(channel_id=CHANNEL + 2, **FIELDS)
+    await first.add_seat(over.id, "red", 1, None, "ana")
+    await first.set_status(over.id, "aborted")
+    await first.add_seat(playing.id, "blue", 2, None, "bo")
+    assert await second.seated_games(1) == {playing.id, lobby.id}
+    assert await second.seated_games(2) == {playing.id}
+    assert await second.seated_games(3) == set()
+
+
 # --- the game lock ------------------------------------------------------------------------------
 
 async def advisory_waiters(backend: PostgresBackend) -> int:

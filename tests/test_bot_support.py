@@ -40,6 +40,11 @@ class Bots:
         self.made: list[GameBot] = []
 
     def __call__(self) -> GameBot:
+        """A new bot, for a restart: the previous ones no longer show anything (a process that
+        was replaced runs no more, but the simulator leaves the old bot and its store open, and
+        on PostgreSQL the old store would still hear the new bot's changes)."""
+        for old in self.made:
+            old.outbox.stopped = True
         bot = create_bot(self.settings)
         self.made.append(bot)
         return bot

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -42,4 +44,22 @@ def test_the_live_benchmark_prints_its_figures() -> None:
         assert key in figures, key
     assert figures["moves"] > 0 and figures["p99_ms"] >= figures["p50_ms"] > 0
     assert figures["render_workers"] == 1 and figures["renders_per_move"] > 0
+    assert figures["lost"] == 0 and figures["double_applied"] == 0
     assert figures["games"] == 30 and figures["loaded"] == figures["running"] > 0
+
+
+@pytest.mark.postgres
+def test_the_live_benchmark_runs_two_processes_over_postgresql() -> None:
+    """Three live games over a PostgreSQL server of the benchmark's own, shown by two bot
+    processes (the games spread over their shards); the Giants game's sealed bids go to
+    process 0, as DMs do, and its own process shows them. Nothing acknowledged is lost or
+    applied twice."""
+    out = run("scripts/benchmark.py", "--live", "--games", "3", "--interval", "0",
+              "--seconds", "3", "--workers", "1", "--store", "postgresql", "--processes", "2",
+              "--json")
+    figures = json.loads(out)
+    assert figures["store"] == "postgresql" and figures["processes"] == 2
+    assert figures["moves"] > 0 and all(n > 0 for n in figures["moves_by_process"])
+    assert figures["forwarded"] > 0, "a secret choice went to process 0"
+    assert figures["acknowledged"] >= figures["moves"]
+    assert figures["lost"] == 0 and figures["double_applied"] == 0

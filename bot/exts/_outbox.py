@@ -10,6 +10,14 @@ it. Nothing here can lose or stall a game: the game is stored before the outbox 
 same tick resumes chance and AI steps that a failure interrupted. Messages in the channel speak
 the game's language; DMs speak their user's (:attr:`GameBot.languages`), the game's while it
 is not known.
+
+With several bot processes over one store, a game's messages (the table and its players'
+DMs alike) are shown by one process only, the one whose shard its server is on
+(:meth:`GameBot.shows`, :mod:`bot.host.shards`): the stored message ids are per game, and two
+processes reconciling the same game could both post. Another process may apply a move (a DM
+choice arrives at shard 0's); the store's notification (:meth:`Outbox.heard`) then has the
+showing process catch its copy up and show it at once, and the tick compares every copy with
+the store in one query, for whatever a notification missed.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from bot import table
 from bot.constants import RETRY_FIRST, RETRY_MOST
 from bot.exts._items import embed_of, lobby_view, or_missing, prompt_view, table_view
 from bot.host.sessions import Session
-from bot.host.store import MessageRow
+from bot.host.store import ACTIVE, EVERY_GAME, MessageRow
 from bot.table import Desired, Post, Private
 from bot.table.pool import BOARDS
 from bot.table.private import private_language
@@ -57,6 +65,10 @@ class Outbox:
         self._running: dict[int, asyncio.Task[None]] = {}
         self._backoff: dict[int, float] = {}
         self._retrying: dict[int, asyncio.Task[None]] = {}
+        self._elsewhere: set[int] = set()
+        """Games another process shows, as found out since the last tick: their
+        notifications need no look at the store."""
+        self._background: set[asyncio.Task[None]] = set()
         self.calls = 0
         """Discord calls made (posts, edits, deletes, DMs): tests read it."""
         self.stopped = False
@@ -79,6 +91,62 @@ class Outbox:
             self._dirty.discard(game_id)
             await self.reconcile(game_id)
 
+    def heard(self, game_id: int) -> None:
+        """The store says another process changed this game (:data:`EVERY_GAME`: any game):
+        the copy in memory is stale, and a game this process shows is shown again at once
+        (caught up first). A game it has not seen is looked up once, in the background."""
+        if self.stopped:
+            return
+        host = self.bot.games
+        host.heard(game_id)
+        if game_id == EVERY_GAME:
+            self._elsewhere.clear()
+            self._spawn(self._everything(), "outbox-every-game")
+            return
+        session = host.sessions.get(game_id)
+        if session is not None:
+            if self.shows(session):
+                self.kick(game_id)
+        elif game_id not in self._elsewhere:
+            self._spawn(self._discover(game_id), f"outbox-discover-{game_id}")
+
+    def shows(self, session: Session) -> bool:
+        """Whether this process shows the game (see the module's docstring)."""
+        return self.bot.shows(session.row.guild_id)
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("%s failed; the next tick compares every game", name)
+
+        task = asyncio.create_task(run(), name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _everything(self) -> None:
+        """What was said while nobody listened: the games this process shows that it has
+        not seen yet are read, then every game is compared and reconciled."""
+        host = self.bot.games
+        for row in await host.store.games_with_status(*ACTIVE):
+            if row.id not in host.sessions and self.bot.shows(row.guild_id):
+                await host.catch_up(row.id)
+        await self.reconcile_all()
+
+    async def _discover(self, game_id: int) -> None:
+        """A game another process made or changed, not in memory here: shown from now on if
+        this process shows it, else remembered as another's."""
+        host = self.bot.games
+        row = await host.store.game(game_id)
+        if row is None or row.status not in ACTIVE:
+            return
+        if not self.bot.shows(row.guild_id):
+            self._elsewhere.add(game_id)
+            return
+        if await host.catch_up(game_id) is not None:
+            self.kick(game_id)
+
     async def settled(self, game_id: int) -> None:
         """Wait until what was kicked for the game so far is shown (or has failed and waits
         for its retry)."""
@@ -90,7 +158,7 @@ class Outbox:
         and every run kicked meanwhile, is done; retries waiting for their backoff are
         dropped (the next start reconciles every game anyway). True when nothing was left
         running; what is still running then is left to be cancelled."""
-        for task in self._retrying.values():
+        for task in [*self._retrying.values(), *self._background]:
             task.cancel()
         self._retrying.clear()
         loop = asyncio.get_running_loop()
@@ -107,9 +175,21 @@ class Outbox:
             self.stopped = True
 
     async def reconcile_all(self) -> None:
-        """Every game in memory: at start-up and on the tick. Stalled games resume first."""
+        """Every game in memory that this process shows: at start-up and on the tick. With a
+        shared store every copy is compared with the store first, in one query (the games
+        another process moved catch up as they are shown; one that ended elsewhere and is
+        shown elsewhere leaves memory). Stalled games resume first."""
         host = self.bot.games
+        if host.store.shared:
+            self._elsewhere.clear()
+            changed = await host.compare()
+            for game_id, session in list(host.sessions.items()):
+                status = changed[game_id].status if game_id in changed else session.status
+                if status not in ACTIVE and not self.shows(session):
+                    host.evict(game_id)
         for session in host.stalled():
+            if not self.shows(session):
+                continue
             try:
                 await host.resume(session.id)
             except Exception:
@@ -162,8 +242,12 @@ class Outbox:
         """One pass; True when the game is over and Discord shows all of its end."""
         host = self.bot.games
         session = host.sessions.get(game_id)
-        if session is None:
+        if session is None or not self.shows(session):
             return False
+        if game_id in host.stale:  # another process changed it
+            session = await host.catch_up(game_id)
+            if session is None:
+                return False
         store = host.store
         stored = await store.messages(game_id)
         names = self._names(session)

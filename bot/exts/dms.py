@@ -53,6 +53,8 @@ class Dms(commands.Cog):
     async def typed(self, message: discord.Message) -> None:
         host = self.bot.games
         game_id, text = split_prefix(message.content)
+        if host.store.shared:  # every DM comes to shard 0's process: the games it is about
+            await host.seated(message.author.id)  # may be shown, and moved, by another
         found = typed_decisions(list(host.sessions.values()), message.author.id)
         if game_id is not None:
             found = [(s, seat) for s, seat in found if s.id == game_id]

@@ -3,7 +3,10 @@ outbox's tick, which deletes the games of servers the bot left long enough ago, 
 stalled games and reconciles every game with Discord.
 
 Deadlines are absolute times in the store, read against the injected clock, so a restart
-re-arms them by itself and tests move time without sleeping.
+re-arms them by itself and tests move time without sleeping. With several bot processes over
+one store every process's tick finds the same deadlines due; the host claims each timeout and
+reminder in the store under the game's lock (:meth:`Host.timeout`, :meth:`Host.remind`), so
+exactly one process plays it or sends it, and the process that shows the game shows it.
 """
 
 from __future__ import annotations

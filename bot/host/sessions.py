@@ -14,10 +14,12 @@ in unchanged. It knows nothing of Discord: refusals are
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import random
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Hashable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -25,18 +27,23 @@ from typing import Any, TypeVar
 from bot.host import ratings
 from bot.host.clock import iso
 from bot.host.store import (
+    ACTIVE,
     AWAY_AFTER,
+    EVERY_GAME,
     FORMER_ID,
     ActiveGame,
     ChannelBusy,
     Forgotten,
+    GameMark,
     GameRow,
     LogRow,
     Purged,
     SeatChangeRow,
     SeatRow,
     Snapshot,
+    StaleGame,
     Store,
+    mark_of,
 )
 from rules import ai, fair
 from rules.core import (
@@ -51,7 +58,15 @@ from rules.core import (
     sealed_by,
     split_words,
 )
-from rules.record import Game, Header, format_line, parse_header, replay_lines
+from rules.record import (
+    Game,
+    Header,
+    RecordError,
+    format_line,
+    parse_header,
+    parse_line,
+    replay_lines,
+)
 from rules.registry import game_module
 
 log = logging.getLogger(__name__)
@@ -213,6 +228,13 @@ class Session:
 
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    def mark(self) -> GameMark:
+        """What this copy holds of the game, summed up as the store sums it up
+        (:meth:`Store.stored_marks`): another process changed the game when they differ."""
+        return mark_of(self.row, self.seq, len(self.takebacks), len(self.changes),
+                       ((s.colour, s.user_id, s.ai_level, s.away) for s in self.seats),
+                       self.dm_closed)
 
     def seat(self, colour: str) -> Seat | None:
         return next((s for s in self.seats if s.colour == colour), None)
@@ -444,6 +466,13 @@ class Host:
         self._by_channel: dict[int, int] = {}
         self.notify: set[int] = set()
         """Users who want a DM when it is their turn (``/game notify``)."""
+        self.stale: set[int] = set()
+        """Games in memory that another process changed since (a shared store's
+        notifications say so, :meth:`heard`): read again before they are shown or used."""
+        self._loading: dict[int, asyncio.Future[Session]] = {}
+        self.reloads = 0
+        """Copies read again because another process had changed their game (tests and the
+        live benchmark read it: one process over a store never needs to)."""
 
     # --- loading -------------------------------------------------------------------------------
 
@@ -531,7 +560,7 @@ class Host:
         module = session.module
         lines = list(session.game.lines)
         replayed = await asyncio.to_thread(replay_lines, session.row.header, lines)
-        async with session.lock:
+        async with self._hold(session):
             game = session.game
             if game is None or game.lines != lines:
                 return True  # it moved on meanwhile: its new snapshot came from a commit
@@ -582,19 +611,19 @@ class Host:
 
     async def set_home(self, game_id: int, thread_id: int) -> None:
         """The table of this game lives in ``thread_id`` (a thread, or the lobby's channel)."""
-        session = await self.get(game_id)
+        session = await self._session(game_id)
         await self.store.set_thread(game_id, thread_id)
         session.row = _with(session.row, thread_id=thread_id)
         if session.status in ("lobby", "running"):
             self._by_channel[thread_id] = session.id
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        session = await self.get(game_id)
+        session = await self._session(game_id)
         await self.store.set_lobby_message(game_id, message_id)
         session.row = _with(session.row, lobby_message_id=message_id)
 
     async def set_dm_closed(self, game_id: int, colour: str, closed: bool) -> None:
-        session = await self.get(game_id)
+        session = await self._session(game_id)
         if (colour in session.dm_closed) == closed:
             return
         await self.store.set_dm_closed(game_id, colour, closed)
@@ -616,15 +645,34 @@ class Host:
         return session
 
     async def get(self, game_id: int) -> Session:
-        """A game by id (from memory, else the store), whatever its status."""
+        """A game by id (from memory, else the store), whatever its status. With a shared
+        store, a copy that another process changed (as its notification said, :attr:`stale`)
+        catches up first."""
+        session = await self._session(game_id)
+        if game_id in self.stale:
+            session = await self.catch_up(game_id) or session
+        return session
+
+    async def _session(self, game_id: int) -> Session:
+        """A game by id, from memory as it is, else read from the store (once, however many
+        ask at the same time: a second copy of a game would have a lock of its own)."""
         session = self.sessions.get(game_id)
-        if session is None:
-            row = await self.store.game(game_id)
-            if row is None:
-                raise Refusal("bot.refuse.unknown_game")
-            session = await self._load(row)
-            if session.status in ("lobby", "running"):
-                self._remember(session)
+        if session is not None:
+            return session
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._read(game_id))
+            self._loading[game_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _read(self, game_id: int) -> Session:
+        row = await self.store.game(game_id)
+        if row is None:
+            raise Refusal("bot.refuse.unknown_game")
+        session = await self._load(row)
+        if session.status in ACTIVE:
+            self._remember(session)
         return session
 
     async def recorded(self, channel_id: int) -> Session:
@@ -637,6 +685,197 @@ class Host:
         if row is None:
             raise Refusal("bot.refuse.no_record")
         return await self.get(row.id)
+
+    # --- several processes over one store --------------------------------------------------------
+
+    @asynccontextmanager
+    async def _hold(self, session: Session) -> AsyncIterator[None]:
+        """The game's lock around a change: this process's lock and, with a shared store, the
+        game's lock across processes, inside which the copy first catches up with the store
+        (another process may have moved the game on, handed a seat over, paused it...). A
+        :class:`StaleGame` that escapes (the store found an action's number taken: under the
+        lock it should not happen, but the database is the judge) leaves the copy reloaded.
+        With SQLite nothing is added: no query, no other lock."""
+        async with session.lock:
+            if not self.store.shared:
+                yield
+                return
+            async with self.store.game_lock(session.id):
+                await self._catch_up(session)
+                try:
+                    yield
+                except StaleGame:
+                    await self._reload(session)
+                    raise
+
+    def heard(self, game_id: int) -> None:
+        """Another process changed this game (:data:`EVERY_GAME`: any game): the copy in
+        memory is stale until it catches up (:meth:`get`, :meth:`catch_up`, or the next change,
+        which catches up anyway)."""
+        if game_id == EVERY_GAME:
+            self.stale.update(self.sessions)
+        elif game_id in self.sessions:
+            self.stale.add(game_id)
+
+    async def catch_up(self, game_id: int) -> Session | None:
+        """The game as stored now: the copy in memory brought up to date when another process
+        changed it, or read from the store when this process has not seen it yet. None when
+        the store has no such game, or it is not in a lobby or running and not in memory."""
+        session = self.sessions.get(game_id)
+        if session is None:
+            row = await self.store.game(game_id)
+            if row is None or row.status not in ACTIVE:
+                return None
+            return await self._session(game_id)
+        async with session.lock:
+            await self._catch_up(session)
+        return session if self.sessions.get(game_id) is session else None
+
+    async def compare(self, game_ids: Collection[int] | None = None) -> dict[int, GameMark]:
+        """Which of these games in memory (None: all of them) another process changed, in one
+        query, with their marks as stored: they are marked :attr:`stale` (a game the store no
+        longer has is dropped)."""
+        ids = [i for i in (self.sessions if game_ids is None else game_ids)
+               if i in self.sessions]
+        marks = await self.store.stored_marks(ids)
+        changed = {}
+        for game_id in ids:
+            session = self.sessions.get(game_id)
+            if session is None:
+                continue
+            mark = marks.get(game_id)
+            if mark is None:
+                self._gone(session)
+            elif mark != session.mark():
+                changed[game_id] = mark
+        self.stale.update(changed)
+        return changed
+
+    async def seated(self, user_id: int) -> list[Session]:
+        """Every game in a lobby or running where the user holds a seat as stored (with a
+        shared store another process may have seated them), each caught up: what a DM from
+        them may be about."""
+        ids = await self.store.seated_games(user_id)
+        for game_id in ids:
+            with contextlib.suppress(Refusal):
+                await self._session(game_id)
+        for game_id in await self.compare(ids):
+            await self.catch_up(game_id)
+        return [self.sessions[i] for i in sorted(ids) if i in self.sessions]
+
+    def evict(self, game_id: int) -> None:
+        """Drop a copy this process does not show from memory: it is read again when needed."""
+        session = self.sessions.pop(game_id, None)
+        self.stale.discard(game_id)
+        if session is not None:
+            self._forget(session)
+
+    async def _catch_up(self, session: Session) -> bool:
+        """Compare the copy with the store (one query) and reload it when another process
+        changed the game; True when it was behind. Called with the session's lock held."""
+        self.stale.discard(session.id)
+        mark = (await self.store.stored_marks([session.id])).get(session.id)
+        if mark is None:
+            self._gone(session)
+            return True
+        if mark == session.mark():
+            return False
+        await self._reload(session)
+        return True
+
+    def _gone(self, session: Session) -> None:
+        """The store no longer has the game (its server's games were deleted)."""
+        if session.status in ACTIVE:
+            session.row = _with(session.row, status="aborted")
+        self.evict(session.id)
+
+    async def _reload(self, session: Session) -> None:
+        """The copy, in place, as stored: the game's row, seats, seat changes and closed DMs,
+        and the log rows after the ones it holds, played on from its position (so the
+        positions in between are kept for the table, as after a move of its own; from the
+        snapshot when there are more than :data:`KEEP_STATES`). Read whole after a take-back
+        (the log it holds no longer starts the stored one), or when the new rows do not follow
+        on. Called with the session's lock held."""
+        self.reloads += 1
+        after = session.seq if session.game is not None else 0
+        active = await self.store.load_game(session.id, after)
+        moved = None
+        if active is not None and after:
+            moved = self._moved_on(session, active, after)
+            if moved is None:
+                after = 0
+                active = await self.store.load_game(session.id, 0)
+        if active is None:
+            self._gone(session)
+            return
+        if active.damage is not None:
+            raise ValueError(active.damage)
+        row = active.row
+        rebuilt = None  # read whole: built before anything changes (the outbox reads on)
+        if moved is None and row.header is not None:
+            rebuilt = await self._rebuild(row, [r.line for r in active.log], active.snapshot)
+        session.row = row
+        session.seats = [_seat(s) for s in active.seats]
+        session.dm_closed = set(active.dm_closed)
+        session.changes = list(active.changes)
+        if moved is not None:
+            state, states = moved
+            steps = [Step.of(r) for r in active.log]
+            if any(reveals(step.events) for step in steps):
+                for step in session.log:
+                    step.sealed = None
+            assert session.game is not None
+            session.log.extend(steps)
+            session.game.lines.extend(r.line for r in active.log)
+            session.game.state = state
+            session.states.update(states)
+            for seq in [k for k in session.states if k < session.seq - KEEP_STATES]:
+                del session.states[seq]
+        elif row.header is None:
+            session.game, session.log, session.states = None, [], {}
+        else:
+            session.log = [Step.of(r) for r in active.log]
+            session.game = rebuilt
+            session.states = {}
+        if moved is None:
+            session.takebacks = [Takeback(tb.at, tb.colour, [Step.of(r) for r in tb.rows])
+                                 for tb in active.takebacks]
+        if row.status in ACTIVE:
+            self._remember(session)
+        else:
+            self._forget(session)
+
+    def _moved_on(self, session: Session, active: ActiveGame,
+                  after: int) -> tuple[Any, dict[int, Any]] | None:
+        """Where the log rows after the copy's ``after`` lead: the position after the last one
+        and the positions before each (played on from the copy's position when there are few
+        enough to keep, else the snapshot's position and none). None when they do not follow
+        on from the copy: a take-back came between, or a row does not apply."""
+        snapshot = active.snapshot
+        rows = active.log
+        if active.damage is not None or len(active.takebacks) != len(session.takebacks) \
+                or snapshot is None or snapshot.seq != after + len(rows):
+            return None
+        game = session.game
+        assert game is not None
+        module = session.module
+        if len(rows) > KEEP_STATES:
+            try:
+                return module.from_json(snapshot.state), {}
+            except (KeyError, TypeError, ValueError):
+                return None
+        state = game.state
+        states: dict[int, Any] = {}
+        try:
+            for row in rows:
+                actor, action = parse_line(module, row.line)
+                states[row.seq - 1] = state
+                state, _ = module.apply(state, actor, module.canonical(state, actor, action))
+        except (IllegalAction, RecordError, KeyError, TypeError, ValueError) as error:
+            log.warning("game %s: the new log rows do not follow on from this copy (%s);"
+                        " it is read whole", session.id, error)
+            return None
+        return state, states
 
     # --- lobby ---------------------------------------------------------------------------------
 
@@ -672,7 +911,7 @@ class Host:
         return session
 
     async def _lobby(self, game_id: int) -> Session:
-        session = await self.get(game_id)
+        session = await self._session(game_id)
         if session.status != "lobby":
             raise Refusal("bot.refuse.not_in_lobby" if session.status == "running"
                           else "bot.refuse.game_closed")
@@ -680,8 +919,8 @@ class Host:
 
     async def join(self, game_id: int, user_id: int, name: str = "") -> Seat:
         """Seat a human; ``name`` is remembered for places that cannot mention (images)."""
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             session = await self._lobby(game_id)
             if seat := session.seat_of(user_id):
                 raise Refusal("bot.refuse.already_seated", colour=seat.colour)
@@ -693,8 +932,8 @@ class Host:
             return await self._add_seat(session, user_id, None, name)
 
     async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Seat:
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             session = await self._lobby(game_id)
             if user_id != session.row.creator_id and not session.seat_of(user_id):
                 raise Refusal("bot.refuse.not_player")
@@ -714,8 +953,8 @@ class Host:
         return seat
 
     async def leave(self, game_id: int, user_id: int) -> Seat:
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             session = await self._lobby(game_id)
             seat = session.seat_of(user_id)
             if seat is None:
@@ -726,8 +965,8 @@ class Host:
 
     async def remove_ai(self, game_id: int, user_id: int, is_admin: bool = False) -> Seat:
         """The creator takes the newest AI seat out of the lobby."""
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             session = await self._lobby(game_id)
             if user_id != session.row.creator_id and not is_admin:
                 raise Refusal("bot.refuse.seat_remove_ai_denied", creator=session.row.creator_id)
@@ -748,8 +987,8 @@ class Host:
 
     async def start(self, game_id: int, user_id: int) -> Report:
         """Lobby -> running, then chance and AI play until a human must act."""
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             session = await self._lobby(game_id)
             module = session.module
             if user_id != session.row.creator_id:
@@ -773,7 +1012,7 @@ class Host:
 
     async def abort(self, channel_id: int, user_id: int, is_admin: bool = False) -> Session:
         session = self.channel_session(channel_id)
-        async with session.lock:
+        async with self._hold(session):
             if session.status not in ("lobby", "running"):
                 raise Refusal("bot.refuse.no_game")
             if user_id != session.row.creator_id and not is_admin:
@@ -788,8 +1027,8 @@ class Host:
     async def step_down(self, game_id: int, user_id: int) -> Report:
         """A player leaves a running game: the AI plays their seat from now on, at the game's
         AI level (at once, if the seat is to act)."""
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             session = self._changing(session)
             seat = self.seat_for_play(session, user_id)
             _not_last(session, seat)
@@ -799,8 +1038,8 @@ class Host:
                    is_admin: bool = False) -> Report:
         """The creator (or a server manager) removes a player: from the lobby, their seat
         goes; in a running game, the AI takes it over."""
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             if session.status not in ("lobby", "running"):
                 raise Refusal("bot.refuse.game_closed")
             if by_id != session.row.creator_id and not is_admin:
@@ -823,8 +1062,8 @@ class Host:
         user). Anyone not playing may take an AI seat that a player left or was removed from,
         or a seat whose player's time ran out on their latest turn; the creator (or a server
         manager) may give any seat to anyone not playing, themselves included."""
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             if session.status == "lobby":
                 raise Refusal("bot.refuse.seat_take_lobby")
             session = self._changing(session)
@@ -897,6 +1136,8 @@ class Host:
         lobbies: list[Session] = []
         handed: list[Report] = []
         ended: list[Session] = []
+        if self.store.shared:  # games another process started since are seats of theirs too
+            await self.seated(user_id)
         for session in sorted(self.sessions.values(), key=lambda s: s.id):
             if session.status == "lobby" and session.row.creator_id == user_id:
                 ended.append(await self._close(session))
@@ -915,7 +1156,7 @@ class Host:
         return Forgot(stored, lobbies, handed, ended)
 
     async def _close(self, session: Session) -> Session:
-        async with session.lock:
+        async with self._hold(session):
             if session.status in ("lobby", "running"):
                 await self.store.set_status(session.id, "aborted")
                 session.row = _with(session.row, status="aborted")
@@ -976,8 +1217,8 @@ class Host:
 
     async def resume(self, game_id: int) -> Report:
         """Play the chance and AI moves a stalled game is waiting for (none if it is not)."""
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             if session.status != "running" or session.game is None:
                 return Report(session, [])
             before = session.stage()
@@ -991,6 +1232,12 @@ class Host:
         stalled for :meth:`resume` instead of losing the human's move or its answer."""
         try:
             return await self._advance(session)
+        except StaleGame as stale:  # another process got there first (a shared store)
+            log.warning("%s; the game is reloaded and resumed later", stale)
+            session.stalled = True
+            with contextlib.suppress(Exception):
+                await self._reload(session)
+            return []
         except Exception:
             log.exception("game %s: a chance or AI step failed; it will be retried",
                           session.id)
@@ -1038,24 +1285,34 @@ class Host:
         return out
 
     async def remind(self, game_id: int) -> Session | None:
-        """Mark the reminder of the current turn as sent; None if it went out already."""
-        session = await self.get(game_id)
-        async with session.lock:
-            if session.status != "running" or session.row.reminded \
-                    or not session.row.deadline_at:
+        """Mark the reminder of the current turn as sent; None if it went out already. With a
+        shared store it is claimed (:meth:`Store.claim_reminder`): of several processes that
+        find it due, one sends it."""
+        session = await self._session(game_id)
+        async with self._hold(session):
+            row = session.row
+            if session.status != "running" or row.reminded or not row.deadline_at:
                 return None
-            await self.store.mark_reminded(session.id)
-            session.row = _with(session.row, reminded=1)
+            if self.store.shared:
+                if not await self.store.claim_reminder(session.id, row.deadline_at):
+                    return None
+            else:
+                await self.store.mark_reminded(session.id)
+            session.row = _with(row, reminded=1)
             return session
 
     async def timeout(self, game_id: int, now: datetime) -> Report:
         """The AI plays for every human whose time is up, then the game goes on as usual."""
-        session = await self.get(game_id)
-        async with session.lock:
+        session = await self._session(game_id)
+        async with self._hold(session):
             row = session.row
             if session.status != "running" or session.game is None or not row.deadline_at \
                     or session.paused or now < datetime.fromisoformat(row.deadline_at):
                 return Report(session, [])
+            if self.store.shared:  # of several processes, the one that claims it plays it
+                if not await self.store.claim_deadline(session.id, row.deadline_at):
+                    return Report(session, [])
+                session.row = _with(row, reminded=1)  # as claimed: the next deadline is armed
             steps: list[Step] = []
             before = session.stage()
             for seat in self._humans_pending(session):
@@ -1078,7 +1335,7 @@ class Host:
     async def pause(self, channel_id: int, user_id: int, is_admin: bool = False) -> Session:
         """Stop the game's clock: the turn time left is kept, moves wait for :meth:`unpause`."""
         session = self._running(channel_id)
-        async with session.lock:
+        async with self._hold(session):
             self._may_pace(session, user_id, is_admin)
             if session.paused:
                 raise Refusal("bot.refuse.already_paused")
@@ -1094,7 +1351,7 @@ class Host:
     async def unpause(self, channel_id: int, user_id: int, is_admin: bool = False) -> Session:
         """Go on after :meth:`pause`: the time that was left counts again."""
         session = self._running(channel_id)
-        async with session.lock:
+        async with self._hold(session):
             self._may_pace(session, user_id, is_admin)
             row = session.row
             if not session.paused:
@@ -1111,7 +1368,7 @@ class Host:
                             is_admin: bool = False) -> Session:
         """A new time per turn (None: no deadline); the current turn starts on it afresh."""
         session = self.channel_session(channel_id)
-        async with session.lock:
+        async with self._hold(session):
             self._may_pace(session, user_id, is_admin)
             seconds = seconds or None
             deadline = left = None
@@ -1128,7 +1385,7 @@ class Host:
     async def back(self, channel_id: int, user_id: int) -> Seat:
         """The player is back: the AI no longer plays for them."""
         session = self._running(channel_id)
-        async with session.lock:
+        async with self._hold(session):
             seat = self.seat_for_play(session, user_id)
             if not seat.away:
                 raise Refusal("bot.refuse.not_away")
@@ -1149,7 +1406,7 @@ class Host:
         nobody else has acted and nothing hidden has come out since (see :func:`undo_point`).
         The store keeps what was taken back; the game goes on from the position before it."""
         session = self._running(channel_id)
-        async with session.lock:
+        async with self._hold(session):
             if session.status != "running" or session.game is None:
                 raise Refusal("bot.refuse.no_game")
             seat = self.seat_for_play(session, user_id)
@@ -1221,34 +1478,52 @@ class Host:
         submissions do not make it outdated, its own do; ``expect_seq`` is the action count
         of a table component."""
         session = await self.get(game_id)
-        if session.status != "running":
-            raise Refusal("bot.refuse.game_closed")
-        return await self._play(session, user_id, text, expect_seq, expect_turn)
+        return await self._play(session, user_id, text, expect_seq, expect_turn,
+                                closed="bot.refuse.game_closed")
 
     async def _play(self, session: Session, user_id: int, text: str, expect_seq: int | None,
-                    expect_turn: int | None) -> Report:
-        async with session.lock:
-            if session.status != "running":
-                raise Refusal("bot.refuse.no_game")
-            seat = self.seat_for_play(session, user_id)
-            if session.paused:
-                raise Refusal("bot.refuse.paused")
-            if expect_seq is not None and expect_seq != session.seq:
-                raise Refusal("bot.refuse.stale")
-            if expect_turn is not None and expect_turn != session.turns(seat.colour):
-                raise Refusal("bot.refuse.stale")
-            pending = session.pending()
-            if seat.colour not in pending:
-                raise Refusal("bot.refuse.not_your_turn", pending=list(pending))
-            words = split_words(text)
-            if len(words) > 1 and words[0].lower() == seat.colour:
-                words = words[1:]
-            action = session.module.parse(" ".join(words))
-            before = session.stage()
-            steps = [await self._apply(session, seat.colour, action, "human")]
-            steps += await self._advance_safely(session)
-            await self._arm_safely(session)
-            return Report(session, steps, before)
+                    expect_turn: int | None, closed: str = "bot.refuse.no_game") -> Report:
+        """The move, checked against the game as it stands (with a shared store: as stored,
+        once the lock is held). Should the store find its number taken all the same (another
+        process got there first: the database is the judge), the game is reloaded and the
+        move checked again, so that it is applied at most once and a move that was made
+        already is refused as the game now stands."""
+        async with self._hold(session):
+            try:
+                return await self._play_now(session, user_id, text, expect_seq, expect_turn,
+                                            closed)
+            except StaleGame as stale:
+                if not self.store.shared:
+                    raise
+                log.warning("%s; the game is reloaded and the move checked again", stale)
+                await self._reload(session)
+            return await self._play_now(session, user_id, text, expect_seq, expect_turn,
+                                        closed)
+
+    async def _play_now(self, session: Session, user_id: int, text: str,
+                        expect_seq: int | None, expect_turn: int | None,
+                        closed: str) -> Report:
+        if session.status != "running":
+            raise Refusal(closed)
+        seat = self.seat_for_play(session, user_id)
+        if session.paused:
+            raise Refusal("bot.refuse.paused")
+        if expect_seq is not None and expect_seq != session.seq:
+            raise Refusal("bot.refuse.stale")
+        if expect_turn is not None and expect_turn != session.turns(seat.colour):
+            raise Refusal("bot.refuse.stale")
+        pending = session.pending()
+        if seat.colour not in pending:
+            raise Refusal("bot.refuse.not_your_turn", pending=list(pending))
+        words = split_words(text)
+        if len(words) > 1 and words[0].lower() == seat.colour:
+            words = words[1:]
+        action = session.module.parse(" ".join(words))
+        before = session.stage()
+        steps = [await self._apply(session, seat.colour, action, "human")]
+        steps += await self._advance_safely(session)
+        await self._arm_safely(session)
+        return Report(session, steps, before)
 
     async def _apply(self, session: Session, actor: str, action: Any, by: str) -> Step:
         """Apply and COMMIT one action; memory changes only after the commit succeeded."""

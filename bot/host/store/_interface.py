@@ -6,15 +6,16 @@ arguments, the same rows returned and the same errors raised (:class:`ChannelBus
 damaged log or a take-back that comes too late).
 
 Besides the games, the interface holds what several processes need to share games safely:
-:attr:`Store.shared`, :meth:`Store.game_lock`, :meth:`Store.stored_seq`, :meth:`Store.listen`,
-:meth:`Store.claim_deadline` and :meth:`Store.claim_reminder`. With SQLite one process writes
-(the instance lock says so), and they are trivial.
+:attr:`Store.shared`, :meth:`Store.game_lock`, :meth:`Store.stored_seq`,
+:meth:`Store.stored_marks`, :meth:`Store.load_game`, :meth:`Store.seated_games`,
+:meth:`Store.listen`, :meth:`Store.claim_deadline` and :meth:`Store.claim_reminder`. With
+SQLite one process writes (the instance lock says so), and they are trivial or never needed.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -22,6 +23,7 @@ from bot.host.clock import Clock
 from bot.host.store._rows import (
     ActiveGame,
     Forgotten,
+    GameMark,
     GameRow,
     Heartbeat,
     LogRow,
@@ -101,6 +103,23 @@ class Store(ABC):
         """The latest committed sequence number of the game, as its snapshot says (0: none
         yet), in one cheap query: compared with a cached copy's, it says whether another
         process moved the game on."""
+
+    @abstractmethod
+    async def stored_marks(self, game_ids: Collection[int]) -> dict[int, GameMark]:
+        """The mark of each of these games as stored (:class:`GameMark`), in one query for
+        them all: a copy whose own mark differs is behind the store. A game that is not there
+        (deleted) is left out."""
+
+    @abstractmethod
+    async def load_game(self, game_id: int, after: int = 0) -> ActiveGame | None:
+        """One game with all that :meth:`load_active` gives of each, in one read transaction
+        (one consistent moment), its log only from row ``after + 1`` on: a copy that holds
+        the first ``after`` rows catches up with the rest. ``damage`` says when those rows do
+        not follow on from ``after``. None: there is no such game."""
+
+    @abstractmethod
+    async def seated_games(self, user_id: int) -> set[int]:
+        """The games in a lobby or running where this user holds a seat now."""
 
     @abstractmethod
     async def listen(self, callback: Listener) -> None:

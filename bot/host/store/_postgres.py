@@ -19,7 +19,7 @@ import itertools
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager, suppress
 from datetime import timedelta
 from typing import Any
@@ -44,6 +44,7 @@ from bot.host.store._rows import (
     ChannelBusy,
     DatabaseInfo,
     Forgotten,
+    GameMark,
     GameRow,
     Heartbeat,
     LogRow,
@@ -69,6 +70,7 @@ from bot.host.store._rows import (
     kept_steps,
     log_row,
     shard_column,
+    stored_mark,
     takeback,
     without,
 )
@@ -142,6 +144,19 @@ SELECT pg_notify('{CHANNEL}', $12) FROM logged
 (never replaced by an older one), game, seat and notification: the whole of
 :meth:`Store.append_action` in one statement. The new row is invisible to the other parts (they
 all see the statement's snapshot), hence the reveal's two halves."""
+
+
+_MARKS = """
+SELECT g.*, COALESCE(s.seq, 0) AS mark_seq,
+    (SELECT COUNT(*) FROM takebacks AS t WHERE t.game_id = g.id) AS mark_takebacks,
+    (SELECT COUNT(*) FROM seat_changes AS c WHERE c.game_id = g.id) AS mark_changes,
+    (SELECT json_agg(json_build_array(colour, user_id, ai_level, away)) FROM seats
+     WHERE seats.game_id = g.id)::text AS mark_seats,
+    ARRAY(SELECT colour FROM hidden_seats AS h WHERE h.game_id = g.id AND h.dm_closed = 1)
+        AS mark_closed
+FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id WHERE g.id = ANY($1::bigint[])
+"""
+"""Each game's :class:`GameMark` parts, for :meth:`PostgresStore.stored_marks`."""
 
 
 def numbered(sql: str) -> str:
@@ -341,6 +356,42 @@ class PostgresStore(Store):
     async def stored_seq(self, game_id: int) -> int:
         seq = await self._db.fetchval("SELECT seq FROM snapshots WHERE game_id = $1", game_id)
         return int(seq) if seq is not None else 0
+
+    async def stored_marks(self, game_ids: Collection[int]) -> dict[int, GameMark]:
+        rows = await self._rows(_MARKS, list(game_ids))
+        return {r["id"]: stored_mark(r) for r in rows}
+
+    async def load_game(self, game_id: int, after: int = 0) -> ActiveGame | None:
+        """The queries of :meth:`load_active` for one game, in one read-only REPEATABLE READ
+        transaction."""
+        async with self._db.acquire() as db, db.transaction(isolation="repeatable_read",
+                                                            readonly=True):
+            games = [game_row(r) for r in await db.fetch("SELECT * FROM games WHERE id = $1",
+                                                         game_id)]
+            if not games:
+                return None
+            read = ActiveRows(
+                games,
+                await db.fetch("SELECT game_id, colour, user_id, ai_level, joined, name,"
+                               " acted_at, timeouts, away, was_human FROM seats"
+                               " WHERE game_id = $1 ORDER BY joined", game_id),
+                await db.fetch("SELECT game_id, colour FROM hidden_seats WHERE dm_closed = 1"
+                               " AND game_id = $1", game_id),
+                await db.fetch("SELECT game_id, seq, colour, what, user_id, old_id, by_id, at"
+                               " FROM seat_changes WHERE game_id = $1 ORDER BY n", game_id),
+                await db.fetch("SELECT game_id, seq, state FROM snapshots WHERE game_id = $1",
+                               game_id),
+                await db.fetch("SELECT game_id, after_seq, colour, steps, taken_at FROM"
+                               " takebacks WHERE game_id = $1 ORDER BY number", game_id),
+                await db.fetch('SELECT game_id, seq, line, events, "by", sealed FROM actions'
+                               " WHERE game_id = $1 AND seq > $2 ORDER BY seq", game_id, after))
+        return assemble(read, after)[0]
+
+    async def seated_games(self, user_id: int) -> set[int]:
+        rows = await self._rows("SELECT DISTINCT seats.game_id FROM seats JOIN games"
+                                " ON games.id = seats.game_id WHERE seats.user_id = $1"
+                                " AND games.status IN ('lobby', 'running')", user_id)
+        return {r[0] for r in rows}
 
     async def listen(self, callback: Listener) -> None:
         """The first call opens the listening connection."""

@@ -200,6 +200,49 @@ class ActiveGame:
     damage: str | None = None
 
 
+MarkSeat = tuple[str, int | None, str | None, bool]
+"""A seat as a :class:`GameMark` holds it: colour, holder (None: the AI), AI level, away."""
+
+
+class GameMark(NamedTuple):
+    """What a copy of a game kept in memory must agree with to be the game as stored
+    (:meth:`Store.stored_marks`): everything of it that changes, summed up. Another process
+    changed the game since the copy was made when the two marks differ. The sequence number
+    alone would not tell: a seat handed over, a pause or a new deadline leave it as it was,
+    and a take-back followed by a new move brings the same number back with another game
+    behind it (the count of take-backs tells that one)."""
+
+    status: str
+    seq: int
+    """The snapshot's action count (0: none yet)."""
+    takebacks: int
+    changes: int
+    """How many seat changes were recorded."""
+    seats: tuple[MarkSeat, ...]
+    """By colour."""
+    dm_closed: tuple[str, ...]
+    """The colours whose DMs were found closed, sorted."""
+    creator_id: int
+    turn_seconds: int | None
+    deadline_at: str | None
+    reminded: bool
+    paused_by: int | None
+    paused_left: int | None
+    thread_id: int | None
+    lobby_message_id: int | None
+
+
+def mark_of(row: GameRow, seq: int, takebacks: int, changes: int, seats: Iterable[MarkSeat],
+            dm_closed: Iterable[str]) -> GameMark:
+    """The mark of a game from its parts: the store builds it from what it read, the host
+    from its copy, so that both say the same of the same game."""
+    return GameMark(row.status, seq, takebacks, changes,
+                    tuple(sorted((c, u, a, bool(w)) for c, u, a, w in seats)),
+                    tuple(sorted(dm_closed)), row.creator_id, row.turn_seconds,
+                    row.deadline_at, bool(row.reminded), row.paused_by, row.paused_left,
+                    row.thread_id, row.lobby_message_id)
+
+
 @dataclass(frozen=True)
 class MessageRow:
     """A Discord message the outbox keeps up to date for one game (see :class:`Store`)."""
@@ -375,9 +418,10 @@ def dump(state: Any) -> str:
     return json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
 
 
-def gap(game_id: int, seqs: list[int]) -> str | None:
-    """What is wrong with a log numbered ``seqs`` (None: 1, 2, ... as it must be)."""
-    if seqs != list(range(1, len(seqs) + 1)):
+def gap(game_id: int, seqs: list[int], after: int = 0) -> str | None:
+    """What is wrong with a log numbered ``seqs`` (None: ``after + 1``, ``after + 2``, ... as
+    it must be)."""
+    if seqs != list(range(after + 1, after + len(seqs) + 1)):
         return f"game {game_id}: the action log has a gap"
     return None
 
@@ -439,21 +483,21 @@ class ActiveRows:
     """``game_id, seq, line, events, by, sealed``, by game and seq."""
 
 
-def assemble(read: ActiveRows) -> list[ActiveGame]:
-    """Every active game from the rows of one consistent read, with the cyclic garbage
-    collector paused: a start builds a million objects or so (rows, decoded snapshots), none
-    of them in a cycle, and the collector would walk the growing heap again and again (twice
-    the time)."""
+def assemble(read: ActiveRows, after: int = 0) -> list[ActiveGame]:
+    """Every game of the rows of one consistent read, with the cyclic garbage collector
+    paused: a start builds a million objects or so (rows, decoded snapshots), none of them in
+    a cycle, and the collector would walk the growing heap again and again (twice the time).
+    ``after``: the logs were read from the row after that one on (:meth:`Store.load_game`)."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _assemble(read)
+        return _assemble(read, after)
     finally:
         if paused:
             gc.enable()
 
 
-def _assemble(read: ActiveRows) -> list[ActiveGame]:
+def _assemble(read: ActiveRows, after: int) -> list[ActiveGame]:
     seats, closed = by_game(read.seats), by_game(read.closed)
     changes, snapshots = by_game(read.changes), by_game(read.snapshots)
     takebacks, logs = by_game(read.takebacks), by_game(read.logs)
@@ -472,8 +516,25 @@ def _assemble(read: ActiveRows) -> list[ActiveGame]:
             snapshot[0] if snapshot else None,
             log_rows,
             [takeback(*r[1:]) for r in takebacks.get(row.id, [])],
-            gap(row.id, [r.seq for r in log_rows])))
+            gap(row.id, [r.seq for r in log_rows], after)))
     return loaded
+
+
+MARK_COLUMNS = ("mark_seq", "mark_takebacks", "mark_changes", "mark_seats", "mark_closed")
+"""What a query for :meth:`Store.stored_marks` reads beside each game's ``SELECT *`` row: the
+snapshot's seq, the counts of take-backs and seat changes, the seats (a JSON array of
+``[colour, user_id, ai_level, away]``) and the colours whose DMs are closed (a list, or a
+JSON array)."""
+
+
+def stored_mark(row: Any) -> GameMark:
+    """A game's mark from its row of a :meth:`Store.stored_marks` query."""
+    values = {key: row[key] for key in row.keys()}  # noqa: SIM118 - neither is a dict
+    seq, takebacks, changes, seats, closed = (values.pop(key) for key in MARK_COLUMNS)
+    if isinstance(closed, str):
+        closed = json.loads(closed)
+    return mark_of(game_row(values), int(seq), int(takebacks), int(changes),
+                   (tuple(seat) for seat in json.loads(seats or "[]")), closed or ())
 
 
 def without(stage: str, player: str) -> str:

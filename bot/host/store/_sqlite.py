@@ -16,7 +16,7 @@ import logging
 import queue
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -38,6 +38,7 @@ from bot.host.store._rows import (
     ActiveRows,
     ChannelBusy,
     Forgotten,
+    GameMark,
     GameRow,
     Heartbeat,
     LogRow,
@@ -63,6 +64,7 @@ from bot.host.store._rows import (
     kept_steps,
     log_row,
     shard_column,
+    stored_mark,
     takeback,
     without,
 )
@@ -453,6 +455,19 @@ class SqliteStore(Store):
     async def stored_seq(self, game_id: int) -> int:
         row = await self._row("SELECT seq FROM snapshots WHERE game_id = ?", (game_id,))
         return int(row[0]) if row else 0
+
+    async def stored_marks(self, game_ids: Collection[int]) -> dict[int, GameMark]:
+        wanted = list(game_ids)
+        return await self._read(lambda db: _read_marks(db, wanted))
+
+    async def load_game(self, game_id: int, after: int = 0) -> ActiveGame | None:
+        return await self._read(lambda db: _read_game(db, game_id, after))
+
+    async def seated_games(self, user_id: int) -> set[int]:
+        rows = await self._rows("SELECT DISTINCT seats.game_id FROM seats JOIN games"
+                                " ON games.id = seats.game_id WHERE seats.user_id = ?"
+                                " AND games.status IN ('lobby', 'running')", (user_id,))
+        return {r[0] for r in rows}
 
     async def listen(self, callback: Listener) -> None:
         """No other process writes: nothing to hear."""
@@ -1022,6 +1037,53 @@ def _read_active(db: sqlite3.Connection) -> list[ActiveGame]:
     finally:
         db.execute("COMMIT")
     return assemble(read)
+
+
+_MARKS = """
+SELECT g.*, COALESCE(s.seq, 0) AS mark_seq,
+    (SELECT COUNT(*) FROM takebacks AS t WHERE t.game_id = g.id) AS mark_takebacks,
+    (SELECT COUNT(*) FROM seat_changes AS c WHERE c.game_id = g.id) AS mark_changes,
+    (SELECT json_group_array(json_array(colour, user_id, ai_level, away)) FROM seats
+     WHERE seats.game_id = g.id) AS mark_seats,
+    (SELECT json_group_array(colour) FROM hidden_seats AS h WHERE h.game_id = g.id
+     AND h.dm_closed = 1) AS mark_closed
+FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id WHERE g.id IN (SELECT value
+FROM json_each(?))
+"""
+"""Each game's :class:`GameMark` parts, for :meth:`SqliteStore.stored_marks` (the ids as one
+JSON array: any number of them in one parameter)."""
+
+
+def _read_marks(db: sqlite3.Connection, game_ids: list[int]) -> dict[int, GameMark]:
+    return {r["id"]: stored_mark(r) for r in db.execute(_MARKS, (json.dumps(game_ids),))}
+
+
+def _read_game(db: sqlite3.Connection, game_id: int, after: int) -> ActiveGame | None:
+    """:meth:`Store.load_game` on the reader's connection, in one read transaction."""
+    db.execute("BEGIN")
+    try:
+        games = [game_row(r) for r in db.execute("SELECT * FROM games WHERE id = ?",
+                                                 (game_id,))]
+        if not games:
+            return None
+        read = ActiveRows(
+            games,
+            _plain("SELECT game_id, colour, user_id, ai_level, joined, name, acted_at, timeouts,"
+                   " away, was_human FROM seats WHERE game_id = ? ORDER BY joined",
+                   (game_id,), db),
+            _plain("SELECT game_id, colour FROM hidden_seats WHERE dm_closed = 1"
+                   " AND game_id = ?", (game_id,), db),
+            _plain("SELECT game_id, seq, colour, what, user_id, old_id, by_id, at"
+                   " FROM seat_changes WHERE game_id = ? ORDER BY n", (game_id,), db),
+            _plain("SELECT game_id, seq, state FROM snapshots WHERE game_id = ?",
+                   (game_id,), db),
+            _plain("SELECT game_id, after_seq, colour, steps, taken_at FROM takebacks"
+                   " WHERE game_id = ? ORDER BY number", (game_id,), db),
+            _plain("SELECT game_id, seq, line, events, by, sealed FROM actions"
+                   " WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after), db))
+    finally:
+        db.execute("COMMIT")
+    return assemble(read, after)[0]
 
 
 def _add_change(db: sqlite3.Connection, game_id: int, change: SeatChangeRow, now: str) -> None:
