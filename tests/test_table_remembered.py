@@ -15,7 +15,7 @@ import pytest
 
 from bot.games import game_ui
 from bot.host.sessions import KEEP_WORKED_OUT, Host, Session, Step
-from bot.host.store import Store
+from bot.host.store import SqliteStore
 from bot.table import Post, _components, _digest, _lobby_post, desired, lobby_post
 from bot.table.pool import BOARDS
 from bot.table.words import step_line
@@ -25,7 +25,7 @@ CREATOR = 10
 
 @pytest.fixture
 async def host(tmp_path: Path) -> AsyncIterator[Host]:
-    store = await Store.open(tmp_path / "games.sqlite3")
+    store = await SqliteStore.open(tmp_path / "games.sqlite3")
     try:
         yield Host(store, seed_source=itertools.count(3).__next__)
     finally:
