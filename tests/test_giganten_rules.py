@@ -13,7 +13,7 @@ import pytest
 import rules.giganten as g
 from rules.__main__ import main as cli
 from rules.core import CHANCE, IllegalAction
-from rules.giganten import auction, works
+from rules.giganten import auction, board, works
 from rules.giganten.actions import Entry
 from rules.giganten.board import COST, TILE_SPACES, rail_cost
 from rules.giganten.chance import price_move
@@ -553,3 +553,14 @@ def test_cli_play_then_replay(seats: int, level: str, capsys: pytest.CaptureFixt
     assert cli(["replay", str(path), "--json"]) == 0
     view = json.loads(capsys.readouterr().out)
     assert view["finished"] and view["winners"] and view["black_loco"] == 21
+
+
+def test_each_space_has_its_orthogonal_neighbours_in_board_order() -> None:
+    labels = [f"{r}{c}" for r in board.ROWS for c in range(1, board.COLUMNS + 1)]
+    for label in labels:
+        row, col = board.ROWS.index(label[0]), board.column(label)
+        expected = [f"{board.ROWS[r]}{c}" for r, c in ((row - 1, col), (row, col - 1),
+                                                        (row, col + 1), (row + 1, col))
+                    if 0 <= r < len(board.ROWS) and 1 <= c <= board.COLUMNS]
+        assert list(board.neighbours(label)) == expected
+        assert all(board.adjacent(n, label) for n in expected)

@@ -265,8 +265,7 @@ def test_private_prompt_shows_words_in_the_reader_s_language(
     legal = ["endround", "endround recall=moai1", "endround mark=moai2"]
     session = SimpleNamespace(
         row=SimpleNamespace(game="giants", home_id=5), id=7, kind=lambda: "endround",
-        view=lambda colour: {"round": 2}, legal=lambda colour: legal,
-        legal_lines=lambda colour: legal,
+        view=lambda colour: {"round": 2}, legal_lines=lambda colour: legal,
         turns=lambda colour: 3)
     seat = SimpleNamespace(colour="red")
     shown = private.prompt(session, seat, "zh-TW")  # type: ignore[arg-type]
@@ -274,7 +273,7 @@ def test_private_prompt_shows_words_in_the_reader_s_language(
         ("a0", "所有部落標記維持不動"), ("a1", "從moai1收回部落標記"),
         ("a2", "在moai2上放部落標記")]
     many = [f"endround recall=moai{i}" for i in range(1, 9)]
-    session.legal = session.legal_lines = lambda colour: many
+    session.legal_lines = lambda colour: many
     [select] = private.prompt(session, seat, "es").components  # type: ignore[arg-type]
     assert isinstance(select, Select)
     assert select.choices[0].label == "recuperar el marcador de moai1"

@@ -68,15 +68,25 @@ def column(label: str) -> int:
     return int(label[1:])
 
 
-def neighbours(label: str) -> list[str]:
+def neighbours(label: str) -> tuple[str, ...]:
     """The orthogonally adjacent spaces, in board order."""
+    found = _NEIGHBOURS.get(label)
+    return found if found is not None else _neighbours(label)
+
+
+def _neighbours(label: str) -> tuple[str, ...]:
     row, col = ROWS.index(label[0]), column(label)
     out = []
     for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
         r, c = row + dr, col + dc
         if 0 <= r < len(ROWS) and 1 <= c <= COLUMNS:
             out.append(f"{ROWS[r]}{c}")
-    return out
+    return tuple(out)
+
+
+_NEIGHBOURS: dict[str, tuple[str, ...]] = {
+    f"{r}{c}": _neighbours(f"{r}{c}") for r in ROWS for c in range(1, COLUMNS + 1)}
+"""Every space's neighbours, worked out once: a drive's search asks for them at every step."""
 
 
 def adjacent(a: str, b: str) -> bool:

@@ -239,15 +239,19 @@ def chance(state: State, rng: random.Random) -> Action:
 
 # --- view and result -----------------------------------------------------------------------------
 
-def _space_view(state: State, label: str, seat: str | None) -> JSON:
-    sp = state.spaces[label]
-    built = sp["state"] in ("derrick", "spent")
-    peeked = sp["state"] == "hidden" and seat in state.peeks and label in state.peeks[seat]
-    derrick = sp["state"] == "derrick"
-    return {"type": sp["type"], "state": sp["state"],
-            "owner": sp["owner"] if derrick else None,
-            "chips": sp["chips"] if derrick else None,
-            "value": sp["value"] if built or peeked else None}
+def _spaces_view(state: State, seat: str | None) -> JSON:
+    """Every space as ``seat`` sees it: a tile's value once built, or peeked by the seat."""
+    peeked = state.peeks.get(seat, ()) if seat is not None else ()
+    out = {}
+    for label, sp in state.spaces.items():
+        now = sp["state"]
+        derrick = now == "derrick"
+        shown = derrick or now == "spent" or (now == "hidden" and label in peeked)
+        out[label] = {"type": sp["type"], "state": now,
+                      "owner": sp["owner"] if derrick else None,
+                      "chips": sp["chips"] if derrick else None,
+                      "value": sp["value"] if shown else None}
+    return out
 
 
 def _player_view(state: State, seat: str) -> JSON:
@@ -298,7 +302,7 @@ def view(state: State, seat: str | None = None) -> JSON:
                   "licence_draw": sum(state.licence_draw.values()),
                   "licence_discard": dict(state.licence_discard)},
         "players": {c: _player_view(state, c) for c in state.seats},
-        "spaces": {label: _space_view(state, label, me) for label in state.spaces},
+        "spaces": _spaces_view(state, me),
         "turn": None if t is None or state.phase != "move" else
         {"seat": t["seat"], "mp_left": t["mp_left"], "price_used": t["price_used"],
          "oil_used": t["oil_used"]},
