@@ -25,8 +25,8 @@ from bot.host.store import (
     SqliteStore,
     Store,
 )
-from bot.host.store._postgres import numbered
-from bot.host.store._postgres_schema import VERSION_TABLE
+from bot.host.store._postgres_store import numbered
+from bot.host.store._postgres_store_schema import VERSION_TABLE
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 """``@pytest.mark.parametrize("backend", BACKENDS, indirect=True)``, or the ``store`` and

@@ -225,8 +225,8 @@ def test_sql_only_in_the_store() -> None:
                    and SQL.search(node.value))
     assert found == [], f"SQL outside {STORE}: {found}"
     assert MODULES[STORE].package, "the store is a package"
-    backends = [f"{STORE}._sqlite", f"{STORE}._postgres", f"{STORE}._sqlite_schema",
-                f"{STORE}._postgres_schema"]
+    backends = [f"{STORE}._sqlite_store", f"{STORE}._postgres_store",
+                f"{STORE}._sqlite_store_schema", f"{STORE}._postgres_store_schema"]
     assert all(has_sql(MODULES[name]) for name in backends), \
         "the pattern finds the store's own SQL, in each backend"
 

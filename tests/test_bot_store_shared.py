@@ -17,7 +17,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-import bot.host.store._postgres as postgres_module
+import bot.host.store._postgres_store as postgres_module
 from bot.host.clock import ManualClock, iso
 from bot.host.store import (
     CLAIM_LEASE,
@@ -30,7 +30,7 @@ from bot.host.store import (
     StaleGame,
     Store,
 )
-from bot.host.store._postgres import LISTENER
+from bot.host.store._postgres_store import LISTENER
 from tests.stores import Backend, PostgresBackend, SqliteBackend
 
 WAIT = 30.0

@@ -11,7 +11,7 @@ never half. The store knows nothing of Discord or of any game's rules: a message
 name (``live``, ``ping``, ``screen:red``...) and two ids.
 """
 
-from bot.host.store._copy import (
+from bot.host.store._copy_store import (
     COPIED_TABLES,
     LEFT_OUT,
     Copied,
@@ -20,19 +20,12 @@ from bot.host.store._copy import (
     copy_to_postgres,
     prepare,
 )
-from bot.host.store._files import (
-    InstanceLock,
-    backup,
-    inspect,
-    lock_path,
-    read_heartbeats,
-)
 from bot.host.store._interface import Listener, Store, Transaction, run
 from bot.host.store._open import POSTGRES_SCHEMES, is_postgres, open_store, sqlite_file
-from bot.host.store._postgres import DEFAULT_POOL_SIZE, PostgresStore
-from bot.host.store._postgres import inspect as inspect_postgres
-from bot.host.store._postgres import read_heartbeats as read_postgres_heartbeats
-from bot.host.store._postgres_schema import MIGRATIONS as POSTGRES_MIGRATIONS
+from bot.host.store._postgres_store import DEFAULT_POOL_SIZE, PostgresStore
+from bot.host.store._postgres_store import inspect as inspect_postgres
+from bot.host.store._postgres_store import read_heartbeats as read_postgres_heartbeats
+from bot.host.store._postgres_store_schema import MIGRATIONS as POSTGRES_MIGRATIONS
 from bot.host.store._rows import (
     ACTIVE,
     AWAY_AFTER,
@@ -69,14 +62,21 @@ from bot.host.store._rows import (
     mark_of,
     shard_list,
 )
-from bot.host.store._sqlite import (
+from bot.host.store._sqlite_store import (
     CHECKPOINT_EVERY,
     Checkpointed,
     SqliteStore,
     backup_before_migrating,
     migrate,
 )
-from bot.host.store._sqlite_schema import MIGRATIONS
+from bot.host.store._sqlite_store_schema import MIGRATIONS
+from bot.host.store._store_files import (
+    InstanceLock,
+    backup,
+    inspect,
+    lock_path,
+    read_heartbeats,
+)
 
 __all__ = [
     "ACTIVE", "AWAY_AFTER", "CHECKPOINT_EVERY", "CLAIM_LEASE", "COPIED_TABLES",

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from bot.host.clock import Clock, system_clock
 from bot.host.store._interface import Store
-from bot.host.store._postgres import DEFAULT_POOL_SIZE, PostgresStore
-from bot.host.store._sqlite import SqliteStore
+from bot.host.store._postgres_store import DEFAULT_POOL_SIZE, PostgresStore
+from bot.host.store._sqlite_store import SqliteStore
 
 SQLITE_SCHEME = "sqlite:///"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

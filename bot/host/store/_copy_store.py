@@ -20,10 +20,10 @@ from typing import Any
 
 import asyncpg
 
-from bot.host.store._files import _read_only
-from bot.host.store._postgres import APPLICATION, Connection, PostgresStore
+from bot.host.store._postgres_store import APPLICATION, Connection, PostgresStore
 from bot.host.store._rows import GAME_TABLES, SCHEMA_VERSION
-from bot.host.store._sqlite import SqliteStore
+from bot.host.store._sqlite_store import SqliteStore
+from bot.host.store._store_files import _read_only
 
 COPIED_TABLES: tuple[str, ...] = ("games", *GAME_TABLES, "ratings", "guild_settings",
                                   "user_settings", "synced_guilds", "guild_departures")

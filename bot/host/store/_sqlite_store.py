@@ -68,7 +68,7 @@ from bot.host.store._rows import (
     takeback,
     without,
 )
-from bot.host.store._sqlite_schema import MIGRATIONS
+from bot.host.store._sqlite_store_schema import MIGRATIONS
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The SQLite schema: numbered migrations, each the SQL that brings a database from the version
 before it to its own (``PRAGMA user_version`` keeps where a database is). The PostgreSQL
-schema (``_postgres_schema``) has the same steps in its own dialect.
+schema (``_postgres_store_schema``) has the same steps in its own dialect.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from bot.host.clock import Clock, iso, stamp, system_clock
 from bot.host.store._interface import Listener, Store, Transaction
-from bot.host.store._postgres_schema import MIGRATIONS, VERSION_TABLE
+from bot.host.store._postgres_store_schema import MIGRATIONS, VERSION_TABLE
 from bot.host.store._rows import (
     AWAY_AFTER,
     CLAIM_LEASE,

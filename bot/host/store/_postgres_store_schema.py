@@ -1,4 +1,4 @@
-"""The PostgreSQL schema: the same numbered migrations as SQLite's (``_sqlite_schema``), step
+"""The PostgreSQL schema: the same numbered migrations as SQLite's (``_sqlite_store_schema``), step
 for step the same tables, columns and indexes, in PostgreSQL's dialect: ``BIGINT`` for every
 Discord id (they pass 2**53), an identity column for ``games.id``, ``DOUBLE PRECISION`` for
 ratings, and ``"by"`` quoted (a reserved word). Flags stay ``INTEGER`` 0 or 1 and times stay
