@@ -1,0 +1,428 @@
+"""What the ``strong`` level (:mod:`rules.ismcts`) needs to know about Giants.
+
+``determinize`` turns one seat's view into a full state: the secrets behind the other screens
+(workers, markers, logs and bases there, the urns), the owners of erected moai the seat has not
+seen, unrevealed bids and end-of-round answers, who moved an unmarked statue this phase, which
+statues just went back to a quarry from whose front, and the seed of the future dice. Everything
+it draws agrees with the view, so the view of the drawn state is the view it started from.
+
+``evaluate`` estimates each seat's final score (points banked, plus what its statues in hand,
+its free bases and its workforce should still bring) and turns the scores into win shares;
+``policy`` is the greedy seat (:mod:`rules.giants.ai`); ``candidates`` keeps the greedy choice
+and the few alternatives worth comparing in each phase, since a placement or a transport turn
+offers hundreds of legal actions and the search affords only a few hundred iterations.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from rules.core import JSON
+from rules.giants import ai
+from rules.giants.actions import (
+    Action,
+    Bid,
+    EndRound,
+    Mark,
+    Move,
+    Pass,
+    Rongo,
+    Special,
+    item_key,
+)
+from rules.giants.board import (
+    AHUS,
+    BLACK,
+    FOREST,
+    FOREST_LOGS,
+    HEADDRESS_QUARRY,
+    MOAI_QUARRY,
+    RED,
+)
+from rules.giants.legal import legal
+from rules.giants.state import LOGS, MARKERS, WORKERS, State, bases_allotted, erected_by
+from rules.giants.view import view as view_of
+
+HORIZON = 12
+"""Actor steps of greedy play after the tree: about a third of a round, so the moves just
+searched have started to pay off (a chain laid, a statue hauled) before ``evaluate`` looks."""
+
+TEMPERATURE = 6.0
+"""Points of estimated score that make a win e times likelier: the spread of a few rounds."""
+
+RANDOM_SECRET = 0.2
+"""How often a sealed answer of another seat is drawn at random among its legal ones rather
+than as the greedy seat would give it: the search must not be certain of any secret choice."""
+
+
+# --- determinize ----------------------------------------------------------------------------------
+
+def determinize(view: JSON, seat: str, rng: random.Random) -> State:
+    """A full state that ``seat`` cannot tell from the true one, drawn from ``view`` alone."""
+    seats: list[str] = list(view["seats"])
+    phase: str = view["phase"]
+    allot = bases_allotted_for(len(seats))
+    start_workers = 2 if view["options"]["quick"] else 1
+    on_board = _figures_on_board(view)
+    marked = {p: sum(1 for it in view["items"].values()
+                     if it["marker"] == p and not it["at"].startswith(("front:", "ahu:")))
+              for p in seats}
+    owners = _owners(view, seat, seats, allot, phase, rng)
+    needy = _endround_needy(view, seats, marked)
+    players: dict[str, dict[str, Any]] = {}
+    for p in seats:
+        pv = view["players"][p]
+        committed = dict(pv["committed"])
+        if p == seat:
+            screen, urn = dict(view["screen"]), dict(view["urn"])
+        else:
+            screen, urn = _screen(view, p, committed, on_board[p], marked[p], start_workers,
+                                  allot - len(pv["reserved"]) - owners.count(p),
+                                  p in needy, rng)
+        players[p] = {
+            "screen": screen, "urn": urn, "committed": committed,
+            "rongo": pv["rongo"], "prestige": pv["prestige"],
+            "passed": pv["passed"] if phase in ("place", "transport") else False,
+            "peeked": _peeked(view) if p == seat else [],
+        }
+    _share_logs(view, seat, seats, players, rng)
+    items = {label: {"kind": it["kind"], "size": it["size"], "at": it["at"],
+                     "marker": it["marker"], "abandoned": bool(it["abandoned"]),
+                     "mover": None}
+             for label, it in view["items"].items()}
+    if phase == "transport":
+        _movers(view, seats, items, rng)
+    ahus = {a: {**view["ahus"][a]} for a in AHUS}
+    unknown = [a for a in AHUS if ahus[a]["moai"] and ahus[a]["owner"] is None]
+    for a, owner in zip(unknown, owners, strict=True):
+        ahus[a]["owner"] = owner
+    revealed = bool(view["bids"]) and all(isinstance(b, dict) for b in view["bids"].values())
+    state = State(
+        seats=seats, options=dict(view["options"]), seed=rng.randrange(1 << 30),
+        round=view["round"], phase=phase, first=seats.index(view["order"][0]),
+        current=view["pending"][0] if phase in ("choose", "place", "transport") else None,
+        dice=None if view["dice"] is None else list(view["dice"]),
+        offer=list(view["offer"]),
+        supply={**view["supply"], "moai": dict(view["supply"]["moai"])},
+        players=players,
+        bids={p: dict(b) for p, b in view["bids"].items()} if revealed else {},
+        revealed=revealed,
+        choosing=None if view["choosing"] is None else {
+            "order": list(view["choosing"]["order"]),
+            "taken": {p: list(v) for p, v in view["choosing"]["taken"].items()},
+            "done": list(view["choosing"]["done"])},
+        hexes={h: {"figures": [[f["colour"], f["type"]] for f in spot["figures"]],
+                   "logs": spot["logs"]} for h, spot in view["hexes"].items()},
+        harvested=[h for h in FOREST if view["forest"][h]["harvested"]],
+        ahus=ahus, items=items,
+        next_moai=1 + sum(1 for it in items.values() if it["kind"] == "moai"),
+        next_hat=1 + sum(1 for it in items.values() if it["kind"] == "headdress"),
+    )
+    if view["finished"]:
+        _finished(view, state)
+        return state
+    if phase == "bid":
+        _sealed_bids(view, seat, state, rng)
+    if phase == "endround":
+        _endround(view, seat, state, needy, rng)
+    return state
+
+
+def bases_allotted_for(n: int) -> int:
+    return {3: 7, 4: 6, 5: 5}[n]
+
+
+def _figures_on_board(view: JSON) -> dict[str, dict[str, int]]:
+    out = {p: {"worker": 0, "sorcerer": 0, "chief": 0} for p in view["seats"]}
+    for spot in view["hexes"].values():
+        for f in spot["figures"]:
+            out[f["colour"]][f["type"]] += 1
+    return out
+
+
+def _peeked(view: JSON) -> list[str]:
+    """The moai of others whose owner the seat sees: only a peek shows them (unless every
+    owner is public anyway, when peeks need not be remembered)."""
+    if view["options"]["running_score"] or view["finished"]:
+        return []
+    me = view["me"]
+    return [a for a in AHUS if view["ahus"][a]["owner"] not in (None, me)]
+
+
+def _owners(view: JSON, seat: str, seats: list[str], allot: int, phase: str,
+            rng: random.Random) -> list[str]:
+    """An owner for every erected moai the seat cannot attribute, in board order.
+
+    They are the other seats' (a seat always sees its own moai); nobody may own more than its
+    bases allow, and outside phase 4 nobody has completed (the game would have ended)."""
+    unknown = [a for a in AHUS if view["ahus"][a]["moai"] and view["ahus"][a]["owner"] is None]
+    if not unknown:
+        return []
+    known = {p: sum(1 for a in AHUS if view["ahus"][a]["moai"]
+                    and view["ahus"][a]["owner"] == p) for p in seats}
+    room = {}
+    for p in seats:
+        if p == seat:
+            continue
+        cap = allot - len(view["players"][p]["reserved"])
+        if phase != "transport":
+            cap = min(cap, allot - 1)
+        room[p] = cap - known[p]
+    out: list[str] = []
+    for _ in unknown:
+        open_ = [p for p in room if room[p] > 0] or list(room)
+        pick = rng.choice(open_)
+        room[pick] -= 1
+        out.append(pick)
+    return out
+
+
+def _endround_needy(view: JSON, seats: list[str], marked: dict[str, int]) -> set[str]:
+    """Seats waiting in the end-of-round step only for statues just put on a quarry: they
+    must have a marker behind the screen."""
+    if view["phase"] != "endround":
+        return set()
+    return {p for p in view["endround"] if not marked[p]}
+
+
+def _screen(view: JSON, p: str, committed: dict[str, Any], board: dict[str, int],
+            marked: int, start_workers: int, bases: int, needs_marker: bool,
+            rng: random.Random) -> tuple[dict[str, Any], dict[str, int]]:
+    """Another seat's screen and urn: what is not on the board, committed or on items.
+
+    Workers and markers owned are drawn between what is visibly in play and a ceiling that
+    grows with the rounds played (recruits and the hut come one at a time)."""
+    rounds = view["round"]
+    low_w = max(start_workers, committed["workers"] + board["worker"])
+    workers = rng.randint(low_w, max(low_w, min(WORKERS, start_workers + rounds)))
+    low_m = max(2, committed["markers"] + marked + (1 if needs_marker else 0))
+    markers = rng.randint(low_m, max(low_m, min(MARKERS, 2 + rounds // 3)))
+    screen = {
+        "workers": workers - committed["workers"] - board["worker"],
+        "chief": not committed["chief"] and not board["chief"],
+        "sorcerer": not committed["sorcerer"] and not board["sorcerer"],
+        "markers": markers - committed["markers"] - marked,
+        "logs": 0,
+        "bases": max(0, bases),
+    }
+    return screen, {"workers": WORKERS - workers, "markers": MARKERS - markers}
+
+
+def _share_logs(view: JSON, seat: str, seats: list[str], players: dict[str, dict[str, Any]],
+                rng: random.Random) -> None:
+    """Logs harvested and not on the board are behind some screen or burnt in an earlier
+    round's clean-up: each goes to another seat or to the fire at random."""
+    harvested = sum(FOREST_LOGS[h] for h in FOREST if view["forest"][h]["harvested"])
+    taken = min(harvested, LOGS - view["supply"]["logs"])
+    pool = taken - sum(s["logs"] for s in view["hexes"].values()) - view["screen"]["logs"]
+    others = [p for p in seats if p != seat]
+    for _ in range(max(0, pool)):
+        k = rng.randrange(len(others) + 1)
+        if k < len(others):
+            players[others[k]]["screen"]["logs"] += 1
+
+
+def _movers(view: JSON, seats: list[str], items: dict[str, dict[str, Any]],
+            rng: random.Random) -> None:
+    """An unmarked statue on the board that is not abandoned in phase 4 left somebody's front
+    this phase: its mover is drawn among the seats whose revealed bid could sculpt it."""
+    bids = view["bids"] if isinstance(view["bids"], dict) else {}
+    for _, it in sorted(items.items(), key=lambda kv: item_key(kv[0])):
+        if it["at"].startswith(("front:", "ahu:")) or it["marker"] or it["abandoned"]:
+            continue
+        able = [p for p in seats if isinstance(bids.get(p), dict)
+                and Bid(0, bids[p]["workers"], bids[p]["chief"], bids[p]["sorcerer"]).strength
+                >= it["size"]]
+        it["mover"] = rng.choice(able or seats)
+
+
+def _finished(view: JSON, state: State) -> None:
+    state.final = {p: dict(r) for p, r in view.get("result", {}).items()} or None
+    state.winners = list(view["winners"])
+    for p, screen in view.get("screens", {}).items():
+        state.players[p]["screen"] = dict(screen)
+
+
+def _sealed(state: State, p: str, rng: random.Random) -> Action:
+    """Another seat's secret answer: mostly what the greedy seat would say, now and then any."""
+    actions = legal(state, p)
+    if rng.random() < RANDOM_SECRET:
+        return rng.choice(actions)
+    return ai.greedy(view_of(state, p), p, actions, rng)
+
+
+def _sealed_bids(view: JSON, seat: str, state: State, rng: random.Random) -> None:
+    """The bids already submitted, all at once when the last would not reveal them."""
+    submitted = [p for p, b in view["bids"].items() if b == "submitted"]
+    drawn: dict[str, Action] = {p: _sealed(state, p, rng) for p in submitted if p != seat}
+    for p in submitted:
+        if p == seat:
+            mine = view["my_bid"]
+            state.bids[p] = dict(mine)
+        else:
+            b = drawn[p]
+            assert isinstance(b, Bid)
+            state.bids[p] = {"markers": b.markers, "workers": b.workers, "chief": b.chief,
+                             "sorcerer": b.sorcerer}
+
+
+def _endround(view: JSON, seat: str, state: State, needy: set[str],
+              rng: random.Random) -> None:
+    """Which unmarked statues on the quarries just came from whose front, then the answers
+    already submitted. A seat waiting only for such statues has at least one; a seat with a
+    marker that is not waiting has none."""
+    state.quarried = {p: [] for p in state.seats}
+    state.endround = {p: None for p in view["endround"]}
+    loose = [label for label, it in state.items.items() if it["marker"] is None
+             and it["at"] == (MOAI_QUARRY if it["kind"] == "moai" else HEADDRESS_QUARRY)]
+    rng.shuffle(loose)
+    may = [p for p in state.seats
+           if p in view["endround"] or not state.players[p]["screen"]["markers"]]
+    for p in sorted(needy):
+        if loose:
+            state.quarried[p].append(loose.pop())
+    for label in loose:
+        k = rng.randrange(len(may) + 1)
+        if k < len(may):
+            state.quarried[may[k]].append(label)
+    for p in state.seats:
+        state.quarried[p].sort(key=item_key)
+    for p, status in view["endround"].items():
+        if status != "submitted":
+            continue
+        if p == seat:
+            mine = view["my_endround"]
+            state.endround[p] = {"mark": list(mine["mark"]), "recall": list(mine["recall"])}
+        else:
+            answer = _sealed(state, p, rng)
+            assert isinstance(answer, EndRound)
+            state.endround[p] = {"mark": list(answer.mark), "recall": list(answer.recall)}
+
+
+# --- evaluate ------------------------------------------------------------------------------------
+
+def evaluate(state: State) -> dict[str, float]:
+    """Win shares from a softmax of estimated final scores."""
+    est = {p: estimate(state, p) for p in state.seats}
+    top = max(est.values())
+    weights = {p: math.exp((v - top) / TEMPERATURE) for p, v in est.items()}
+    total = sum(weights.values())
+    return {p: w / total for p, w in weights.items()}
+
+
+def estimate(state: State, seat: str) -> float:
+    """Points banked (prestige, erected moai, crowns, rongo pairs) plus a share of what the
+    statues in hand and the free bases should still earn."""
+    p = state.players[seat]
+    score = float(p["prestige"]) + 3 * (p["rongo"] // 2) + 1.2 * (p["rongo"] % 2)
+    if not state.options["running_score"]:
+        for a in erected_by(state, seat):
+            score += BLACK[a] * state.items[state.ahus[a]["moai"]]["size"]
+            if state.ahus[a]["headdress"]:
+                score += RED[a]
+    for it in state.items.values():
+        if it["at"].startswith("ahu:"):
+            continue
+        own = it["at"] == f"front:{seat}" or it["marker"] == seat or it["mover"] == seat
+        if own:
+            score += 2.2 * it["size"] if it["kind"] == "moai" else 1.5
+    free = [a for a in AHUS if state.ahus[a]["reserved"] == seat and not state.ahus[a]["moai"]]
+    score += sum(0.5 * BLACK[a] for a in free)
+    owned_workers = WORKERS - p["urn"]["workers"]
+    score += 0.8 * owned_workers * _rounds_left(state)
+    return score
+
+
+def _rounds_left(state: State) -> float:
+    """About how many rounds remain: the leader's missing moai at some two a round."""
+    allot = bases_allotted(state)
+    most = max(len(erected_by(state, p)) for p in state.seats)
+    return max(0.0, min(state.options["round_limit"] - state.round, (allot - most) / 2.0))
+
+
+# --- policy and candidates -----------------------------------------------------------------------
+
+def policy(state: State, seat: str, rng: random.Random) -> Action:
+    """The greedy seat's move, from the seat's own view of the state."""
+    return ai.greedy(view_of(state, seat), seat, legal(state, seat), rng)
+
+
+def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
+    """The greedy choice and the alternatives worth a comparison, by phase."""
+    v = view_of(state, seat)
+    greedy = ai.greedy(v, seat, actions, random.Random(0))
+    if state.phase == "bid":
+        keep = _bid_candidates(v, actions)
+    elif state.phase == "place":
+        keep = _place_candidates(v, actions)
+    elif state.phase == "transport":
+        keep = _transport_candidates(v, seat, actions)
+    else:
+        keep = list(actions)
+    out = [greedy]
+    for a in keep:
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def _bid_candidates(v: JSON, actions: list[Action]) -> list[Action]:
+    """For each sculpting strength, its cheapest bid, with 0 to 2 markers."""
+    cheapest: dict[tuple[int, int], tuple[float, Action]] = {}
+    for a in actions:
+        assert isinstance(a, Bid)
+        if a.markers > 2:
+            continue
+        cost = a.workers + 1.3 * a.sorcerer + 2.6 * a.chief
+        key = (min(a.strength, 4), a.markers)
+        if key[0] == 0 and a.strength:
+            continue
+        if key not in cheapest or cost < cheapest[key][0]:
+            cheapest[key] = (cost, a)
+    return [a for _, a in cheapest.values()]
+
+
+def _place_candidates(v: JSON, actions: list[Action]) -> list[Action]:
+    """Passing, a rongo half, and the sorcerer's actions (reservations only of the best ahus)."""
+    out: list[Action] = []
+    best_reserve: list[tuple[int, Action]] = []
+    for a in actions:
+        if isinstance(a, Pass | Rongo):
+            out.append(a)
+        elif isinstance(a, Special) and a.figure == "sorcerer" and not a.logs:
+            if a.action == "reserve":
+                best_reserve.append((BLACK[str(a.ahu)], a))
+            elif a.action != "logs" or a.hex == max(
+                    (h for h in FOREST if not v["forest"][h]["harvested"]),
+                    key=lambda h: FOREST_LOGS[h]):
+                out.append(a)
+    best_reserve.sort(key=lambda t: -t[0])
+    out += [a for _, a in best_reserve[:1]]
+    return out
+
+
+def _transport_candidates(v: JSON, seat: str, actions: list[Action]) -> list[Action]:
+    """Every delivery, passing, and the moves that bring an item closest to a target."""
+    out: list[Action] = []
+    moves: list[tuple[float, Action]] = []
+    spots = ai._spots(v)
+    for a in actions:
+        if isinstance(a, Pass):
+            out.append(a)
+        elif isinstance(a, Move):
+            if a.deliver:
+                out.append(a)
+                continue
+            item = v["items"][a.item]
+            target = ai._best_target(v, seat, item, set())[1]
+            moves.append((ai._move_score(v, seat, spots, a, item, target), a))
+        elif isinstance(a, Mark):
+            out.append(a)
+    moves.sort(key=lambda t: -t[0])
+    out += [a for score, a in moves[:3] if score > 0]
+    return out
+
+
+__all__ = ["HORIZON", "candidates", "determinize", "evaluate", "policy"]
