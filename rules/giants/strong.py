@@ -25,14 +25,13 @@ from rules.giants.actions import (
     Action,
     Bid,
     EndRound,
-    Mark,
     Move,
     Pass,
     Rongo,
-    Special,
     item_key,
 )
 from rules.giants.board import (
+    AHU_HEXES,
     AHUS,
     BLACK,
     FOREST,
@@ -314,25 +313,66 @@ def evaluate(state: State) -> dict[str, float]:
 
 def estimate(state: State, seat: str) -> float:
     """Points banked (prestige, erected moai, crowns, rongo pairs) plus a share of what the
-    statues in hand and the free bases should still earn."""
+    statues in hand should still earn, by how close they are to a free ahu, and what the
+    workers owned will carry in the rounds left."""
     p = state.players[seat]
-    score = float(p["prestige"]) + 3 * (p["rongo"] // 2) + 1.2 * (p["rongo"] % 2)
+    score = float(p["prestige"]) + 3 * (p["rongo"] // 2) + HALF * (p["rongo"] % 2)
     if not state.options["running_score"]:
         for a in erected_by(state, seat):
             score += BLACK[a] * state.items[state.ahus[a]["moai"]]["size"]
             if state.ahus[a]["headdress"]:
                 score += RED[a]
+    free = [a for a in AHUS if state.ahus[a]["moai"] is None
+            and state.ahus[a]["reserved"] in (None, seat)]
+    bases = p["screen"]["bases"] + sum(1 for a in free if state.ahus[a]["reserved"] == seat)
+    crownable = [a for a in AHUS if state.ahus[a]["moai"] and state.ahus[a]["headdress"] is None
+                 and state.ahus[a]["owner"] == seat]
     for it in state.items.values():
-        if it["at"].startswith("ahu:"):
+        at = it["at"]
+        if at.startswith("ahu:"):
             continue
-        own = it["at"] == f"front:{seat}" or it["marker"] == seat or it["mover"] == seat
-        if own:
-            score += 2.2 * it["size"] if it["kind"] == "moai" else 1.5
-    free = [a for a in AHUS if state.ahus[a]["reserved"] == seat and not state.ahus[a]["moai"]]
-    score += sum(0.5 * BLACK[a] for a in free)
+        if not (at == f"front:{seat}" or it["marker"] == seat or it["mover"] == seat):
+            continue
+        if it["kind"] == "moai":
+            if bases <= 0:
+                continue
+            bases -= 1
+            score += it["size"] * _reach_value(_at(it), free, BLACK)
+        else:
+            score += _reach_value(_at(it), crownable, RED) if crownable else HAT_HOPE
     owned_workers = WORKERS - p["urn"]["workers"]
-    score += 0.8 * owned_workers * _rounds_left(state)
+    score += WORKER_ROUND * owned_workers * _rounds_left(state)
     return score
+
+
+HALF = 1.0
+"""An odd rongo half: worth a pair's 3 points only with another half, which is likely."""
+
+HAT_HOPE = 1.0
+"""A headdress for a moai not yet erected."""
+
+WORKER_ROUND = 0.8
+"""What one owned worker brings in one round: a helper point or a hex of a chain."""
+
+HAUL = 0.6
+"""The share of an item's value kept per round of hauling still ahead (about 4 hexes): the
+helpers paid on the way are paid anyway, so progress is worth more than their points."""
+
+
+def _at(item: dict[str, Any]) -> str:
+    if item["at"].startswith("front:"):
+        return MOAI_QUARRY if item["kind"] == "moai" else HEADDRESS_QUARRY
+    return str(item["at"])
+
+
+def _reach_value(pos: str, ahus: list[str], values: dict[str, int]) -> float:
+    """The best ahu's value for an item at ``pos``, discounted by the rounds of hauling."""
+    best = 0.0
+    dist = ai._dist(pos)
+    for a in ahus:
+        d = min(dist.get(h, 99) for h in AHU_HEXES[a])
+        best = max(best, values[a] * HAUL ** (d / 4))
+    return best
 
 
 def _rounds_left(state: State) -> float:
@@ -350,13 +390,17 @@ def policy(state: State, seat: str, rng: random.Random) -> Action:
 
 
 def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
-    """The greedy choice and the alternatives worth a comparison, by phase."""
+    """The greedy choice and the few alternatives worth a comparison, by phase.
+
+    A search of a few dozen iterations tells apart only a handful of actions, so each phase
+    offers the greedy choice and those that decide most: how hard to bid, whether to recruit,
+    fetch a headdress or trade a marker, how far to haul which item, when to stop."""
     v = view_of(state, seat)
     greedy = ai.greedy(v, seat, actions, random.Random(0))
     if state.phase == "bid":
-        keep = _bid_candidates(v, actions)
+        keep = _bid_candidates(greedy, actions)
     elif state.phase == "place":
-        keep = _place_candidates(v, actions)
+        keep = _place_candidates(greedy, actions)
     elif state.phase == "transport":
         keep = _transport_candidates(v, seat, actions)
     else:
@@ -368,43 +412,26 @@ def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
     return out
 
 
-def _bid_candidates(v: JSON, actions: list[Action]) -> list[Action]:
-    """For each sculpting strength, its cheapest bid, with 0 to 2 markers."""
-    cheapest: dict[tuple[int, int], tuple[float, Action]] = {}
-    for a in actions:
-        assert isinstance(a, Bid)
-        if a.markers > 2:
-            continue
-        cost = a.workers + 1.3 * a.sorcerer + 2.6 * a.chief
-        key = (min(a.strength, 4), a.markers)
-        if key[0] == 0 and a.strength:
-            continue
-        if key not in cheapest or cost < cheapest[key][0]:
-            cheapest[key] = (cost, a)
-    return [a for _, a in cheapest.values()]
+def _bid_candidates(greedy: Action, actions: list[Action]) -> list[Action]:
+    """No bid, and the greedy bid with one marker more or less (priority in the choosing)."""
+    wanted = [Bid(0)]
+    if isinstance(greedy, Bid):
+        for k in (greedy.markers - 1, greedy.markers + 1):
+            wanted.append(Bid(k, greedy.workers, greedy.chief, greedy.sorcerer))
+    return [a for a in wanted if a in actions]
 
 
-def _place_candidates(v: JSON, actions: list[Action]) -> list[Action]:
-    """Passing, a rongo half, and the sorcerer's actions (reservations only of the best ahus)."""
-    out: list[Action] = []
-    best_reserve: list[tuple[int, Action]] = []
-    for a in actions:
-        if isinstance(a, Pass | Rongo):
-            out.append(a)
-        elif isinstance(a, Special) and a.figure == "sorcerer" and not a.logs:
-            if a.action == "reserve":
-                best_reserve.append((BLACK[str(a.ahu)], a))
-            elif a.action != "logs" or a.hex == max(
-                    (h for h in FOREST if not v["forest"][h]["harvested"]),
-                    key=lambda h: FOREST_LOGS[h]):
-                out.append(a)
-    best_reserve.sort(key=lambda t: -t[0])
-    out += [a for _, a in best_reserve[:1]]
-    return out
+def _place_candidates(greedy: Action, actions: list[Action]) -> list[Action]:
+    """Whether to trade a marker for a rongo half or keep it, when the greedy seat would do
+    either. A figure placed for a chain pays off only in phase 4, past what a short rollout
+    sees, so the greedy placement is not second-guessed."""
+    if isinstance(greedy, Pass | Rongo):
+        return [a for a in (Pass(), Rongo()) if a in actions]
+    return []
 
 
 def _transport_candidates(v: JSON, seat: str, actions: list[Action]) -> list[Action]:
-    """Every delivery, passing, and the moves that bring an item closest to a target."""
+    """Every delivery, passing, and the two moves that bring an item furthest to a target."""
     out: list[Action] = []
     moves: list[tuple[float, Action]] = []
     spots = ai._spots(v)
@@ -418,10 +445,8 @@ def _transport_candidates(v: JSON, seat: str, actions: list[Action]) -> list[Act
             item = v["items"][a.item]
             target = ai._best_target(v, seat, item, set())[1]
             moves.append((ai._move_score(v, seat, spots, a, item, target), a))
-        elif isinstance(a, Mark):
-            out.append(a)
     moves.sort(key=lambda t: -t[0])
-    out += [a for score, a in moves[:3] if score > 0]
+    out += [a for score, a in moves[:2] if score > 0]
     return out
 
 

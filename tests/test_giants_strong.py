@@ -1,0 +1,191 @@
+"""The Giants part of the strong level: determinisations agree with the view they come from,
+are playable engine states, depend on nothing the seat cannot see, and vary what it cannot see;
+the evaluation gives win shares and the policy legal moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules import giants
+from rules.core import CHANCE
+from rules.giants import strong
+from rules.giants.ai import greedy
+from rules.giants.state import State
+
+
+def _played(seed: int, steps: int, seats: int = 3, greedy_share: float = 0.8) -> State:
+    """The state after ``steps`` actor steps of mostly greedy, partly random play."""
+    s = giants.new(list(giants.COLOURS[:seats]), seed=seed)
+    rng = random.Random(seed)
+    done = 0
+    while giants.pending(s).seats and done < steps:
+        pending = giants.pending(s).seats
+        if pending == (CHANCE,):
+            s, _ = giants.apply(s, CHANCE, giants.chance(s, rng))
+            continue
+        seat = pending[0]
+        actions = giants.legal(s, seat)
+        action = greedy(giants.view(s, seat), seat, actions, rng) \
+            if rng.random() < greedy_share else rng.choice(actions)
+        s, _ = giants.apply(s, seat, action)
+        done += 1
+    return s
+
+
+def _play_out(s: State, rng: random.Random) -> State:
+    """To the end, every seat half greedy, half random: every action must be legal."""
+    while giants.pending(s).seats:
+        pending = giants.pending(s).seats
+        if pending == (CHANCE,):
+            s, _ = giants.apply(s, CHANCE, giants.chance(s, rng))
+            continue
+        for seat in pending:
+            actions = giants.legal(s, seat)
+            assert actions, f"{seat} is pending with nothing to do in {s.phase}"
+            action = greedy(giants.view(s, seat), seat, actions, rng) \
+                if rng.random() < 0.5 else rng.choice(actions)
+            s, _ = giants.apply(s, seat, action)
+    return s
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), seats=st.integers(3, 5),
+       draw=st.integers(0, 1_000))
+def test_a_determinisation_shows_the_seat_its_own_view(seed: int, steps: int, seats: int,
+                                                       draw: int) -> None:
+    s = _played(seed, steps, seats)
+    if not giants.pending(s).seats:
+        return
+    for seat in s.seats:
+        v = giants.view(s, seat)
+        d = strong.determinize(v, seat, random.Random(draw))
+        assert giants.view(d, seat) == v
+        for actor in giants.pending(d).seats:
+            if actor != CHANCE:
+                for action in giants.legal(d, actor)[:20]:
+                    giants.apply(d, actor, action)
+    # one of them, played to the end
+    seat = s.seats[draw % len(s.seats)]
+    d = strong.determinize(giants.view(s, seat), seat, random.Random(draw))
+    assert giants.result(_play_out(d, random.Random(draw))) is not None
+
+
+def test_determinisations_along_whole_games_match_their_views() -> None:
+    """Every phase, end-of-round steps and sealed bids included, in two greedy games."""
+    checked = set()
+    for seed in (3, 8):
+        s = giants.new(["red", "blue", "green", "yellow"], seed=seed)
+        rng = random.Random(seed)
+        while giants.pending(s).seats:
+            pending = giants.pending(s).seats
+            if pending == (CHANCE,):
+                s, _ = giants.apply(s, CHANCE, giants.chance(s, rng))
+                continue
+            for seat in s.seats:
+                v = giants.view(s, seat)
+                assert giants.view(strong.determinize(v, seat, rng), seat) == v
+            checked.add(s.phase)
+            seat = pending[-1]
+            s, _ = giants.apply(s, seat, greedy(giants.view(s, seat), seat,
+                                                giants.legal(s, seat), rng))
+    assert checked >= {"bid", "choose", "place", "transport", "endround"}
+
+
+def _twins() -> tuple[State, State]:
+    """Two mid-game states that differ only in Blue's secrets: a worker of Blue's recruited
+    or still in the urn, two more of Blue's logs, and who owns a moai Red has not peeked at."""
+    s = _played(21, 150, greedy_share=1.0)
+    assert s.phase not in ("over", "draw")
+    t = s.copy()
+    t.players["blue"]["screen"]["workers"] += 1
+    t.players["blue"]["urn"]["workers"] -= 1
+    t.players["blue"]["screen"]["logs"] += 2
+    for a, spot in t.ahus.items():
+        if spot["owner"] == "green" and a not in t.players["red"]["peeked"]:
+            spot["owner"] = "blue"
+            t.players["blue"]["screen"]["bases"] -= 1
+            t.players["green"]["screen"]["bases"] += 1
+            break
+    assert giants.to_json(s) != giants.to_json(t)
+    return s, t
+
+
+def test_twins_differing_in_another_seats_secret_determinise_alike() -> None:
+    s, t = _twins()
+    v = giants.view(s, "red")
+    assert giants.view(t, "red") == v
+    for draw in range(5):
+        a = strong.determinize(giants.view(s, "red"), "red", random.Random(draw))
+        b = strong.determinize(giants.view(t, "red"), "red", random.Random(draw))
+        assert giants.to_json(a) == giants.to_json(b)
+
+
+def test_twins_get_the_same_strong_decision() -> None:
+    ismcts = pytest.importorskip("rules.ismcts")
+    from rules.ai import choose
+
+    s = _played(4, 60, greedy_share=1.0)
+    while giants.pending(s).seats[0] in (CHANCE,):
+        s, _ = giants.apply(s, CHANCE, giants.chance(s, random.Random(0)))
+    seat = giants.pending(s).seats[0]
+    other = next(p for p in s.seats if p != seat)
+    t = s.copy()
+    t.players[other]["screen"]["workers"] += 1
+    t.players[other]["urn"]["workers"] -= 1
+    assert giants.view(t, seat) == giants.view(s, seat)
+    budget = ismcts.Budget(iterations=30)
+    a = choose(giants, s, seat, "strong", random.Random(5), budget)
+    b = choose(giants, t, seat, "strong", random.Random(5), budget)
+    assert a == b
+
+
+def test_determinize_varies_what_the_seat_cannot_see() -> None:
+    s = _played(21, 150, greedy_share=1.0)
+    v = giants.view(s, "red")
+    seen = set()
+    for draw in range(40):
+        d = strong.determinize(v, "red", random.Random(draw))
+        secrets = tuple((p, tuple(sorted(d.players[p]["screen"].items())),
+                         tuple(sorted(d.players[p]["urn"].items())))
+                        for p in d.seats if p != "red")
+        owners = tuple(spot["owner"] for spot in d.ahus.values())
+        seen.add((secrets, owners, d.seed))
+        assert d.players["red"]["screen"] == s.players["red"]["screen"]
+    assert len(seen) > 1
+
+
+def test_unrevealed_bids_are_drawn_not_copied() -> None:
+    s = _played(2, 0)
+    s, _ = giants.apply(s, CHANCE, giants.chance(s, random.Random(0)))
+    while s.phase != "bid":
+        s = _played(s.seed + 1, 0)
+        s, _ = giants.apply(s, CHANCE, giants.chance(s, random.Random(0)))
+    s, _ = giants.apply(s, "blue", giants.parse("bid 2m 1w chief"))
+    v = giants.view(s, "red")
+    drawn = {str(strong.determinize(v, "red", random.Random(i)).bids["blue"]) for i in range(40)}
+    assert len(drawn) > 1
+    for i in range(10):
+        d = strong.determinize(v, "red", random.Random(i))
+        assert giants.view(d, "red") == v and "red" not in d.bids
+
+
+def test_evaluate_gives_win_shares_and_policy_legal_moves() -> None:
+    rng = random.Random(9)
+    for steps in (0, 40, 120, 250):
+        s = _played(13, steps, seats=4)
+        if not giants.pending(s).seats or giants.pending(s).seats == (CHANCE,):
+            continue
+        shares = strong.evaluate(s)
+        assert set(shares) == set(s.seats)
+        assert all(0.0 <= x <= 1.0 for x in shares.values())
+        assert sum(shares.values()) == pytest.approx(1.0)
+        for seat in giants.pending(s).seats:
+            actions = giants.legal(s, seat)
+            assert strong.policy(s, seat, rng) in actions
+            kept = strong.candidates(s, seat, actions)
+            assert kept and all(a in actions for a in kept)
+            assert greedy(giants.view(s, seat), seat, actions, random.Random(0)) in kept
