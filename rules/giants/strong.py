@@ -7,10 +7,10 @@ statues just went back to a quarry from whose front, and the seed of the future 
 it draws agrees with the view, so the view of the drawn state is the view it started from.
 
 ``evaluate`` estimates each seat's final score (points banked, plus what its statues in hand,
-its free bases and its workforce should still bring) and turns the scores into win shares;
+its free bases and its workers should still bring) and turns the scores into win shares;
 ``policy`` is the greedy seat (:mod:`rules.giants.ai`); ``candidates`` keeps the greedy choice
 and the few alternatives worth comparing in each phase, since a placement or a transport turn
-offers hundreds of legal actions and the search affords only a few hundred iterations.
+offers hundreds of legal actions and a decision affords only a few dozen iterations.
 """
 
 from __future__ import annotations
