@@ -97,11 +97,13 @@ def strong_game(module: GameModule) -> StrongGame:
 
 
 def search(module: GameModule, view: JSON, seat: str, actions: list[Any],
-           rng: random.Random, budget: Budget | None = None) -> Outcome:
-    """The action ISMCTS picks for ``seat`` from ``view`` among its legal ``actions``."""
+           rng: random.Random, budget: Budget | None = None,
+           game: StrongGame | None = None) -> Outcome:
+    """The action ISMCTS picks for ``seat`` from ``view`` among its legal ``actions``
+    (``game``: the game's strong module, found by name unless given)."""
     if len(actions) == 1:
         return Outcome(actions[0], 0, {})
-    game = strong_game(module)
+    game = game or strong_game(module)
     done = (budget or Budget()).stopper()
     root = Node(actor=seat)
     offered = {str(a) for a in actions}
