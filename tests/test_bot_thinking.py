@@ -19,7 +19,7 @@ from bot.host.clock import ManualClock
 from bot.host.sessions import Host, Session, ai_rng, ai_seed
 from bot.host.store import SqliteStore, Store
 from bot.host.thinking import Thinking, decide, process_pool
-from bot.settings import Settings
+from bot.settings import BadSettings, Settings
 from render.i18n import LANGUAGES, t
 from rules import ai
 from rules.ismcts import Budget
@@ -66,6 +66,19 @@ async def running(host: Host, channel: int, humans: int, ai_seats: int, level: s
 def thinking_of(host: Host, **kwargs: Any) -> Thinking:
     host.thinking = Thinking(budget_ms=None, iterations=ITERATIONS, **kwargs)
     return host.thinking
+
+
+def test_the_ai_settings() -> None:
+    default = Settings.from_env({})
+    assert (default.ai_budget_ms, default.ai_workers, default.ai_iterations) == (1000, None, None)
+    chosen = Settings.from_env({"AI_BUDGET_MS": "250", "AI_WORKERS": "3"})
+    assert (chosen.ai_budget_ms, chosen.ai_workers) == (250, 3)
+    assert Settings.from_env({"AI_WORKERS": "Auto"}).ai_workers is None
+    for name, bad in (("AI_WORKERS", "0"), ("AI_WORKERS", "65"), ("AI_BUDGET_MS", "0"),
+                      ("AI_BUDGET_MS", "1.5"), ("AI_BUDGET_MS", "60001")):
+        with pytest.raises(BadSettings, match=f"bad setting {name}: "):
+            Settings.from_env({name: bad})
+    assert Thinking().workers >= 1, "auto: one process per core, at least one"
 
 
 # --- the worker's side ----------------------------------------------------------------------------
