@@ -146,6 +146,26 @@ async def test_a_search_in_flight_holds_up_no_other_game(store: Store) -> None:
     assert (thinking.searched, thinking.fallbacks) == (2, 0)
 
 
+async def test_a_human_out_of_time_is_played_for_at_the_games_level_strong_too(
+        store: Store) -> None:
+    host = Host(store, seed_source=lambda: 8)
+    held = Held()
+    held.free = True
+    thinking = thinking_of(host, executor=lambda workers: held)
+    session = await host.create(channel_id=40, guild_id=1, game="makemake", options={},
+                                creator_id=1, language="en", ai_level="strong",
+                                turn_seconds=60)
+    await host.add_ai(session.id, 1)
+    await host.add_ai(session.id, 1)
+    await host.start(session.id, 1)
+    clock = store.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(61)
+    report = await host.timeout(session.id, clock())
+    assert [step.by for step in report.steps] == ["timeout", "ai", "ai"]
+    assert thinking.searched == 3, "the timed-out turn and both AI seats, all searched"
+
+
 class DiesOnce(ProcessPoolExecutor):
     """A real worker process pool whose first decision kills its worker, as an out-of-memory
     kill would: the pool is broken for every decision it holds."""
