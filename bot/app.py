@@ -29,6 +29,7 @@ from bot.exts._outbox import Outbox
 from bot.host import memory, shards
 from bot.host.sessions import Host
 from bot.host.store import Store, open_store
+from bot.host.thinking import Thinking
 from bot.settings import Settings
 from bot.table.pool import RenderPool
 from bot.translator import CatalogueTranslator
@@ -95,6 +96,10 @@ class GameBot(commands.Bot):
         self.outbox = Outbox(self)
         self.renders = RenderPool(settings.render_workers)
         """Where pictures are drawn: worker processes, one per core unless the settings say."""
+        self.thinking = Thinking(settings.ai_workers, settings.ai_budget_ms,
+                                 settings.ai_iterations)
+        """Where strong AI seats search: worker processes of their own, started on the first
+        strong decision (one per core unless the settings say)."""
         self.unexpected_errors: list[BaseException] = []
         """Errors the central handler saw (tests assert it stays empty)."""
         self.languages: dict[int, str] = {}
@@ -125,7 +130,7 @@ class GameBot(commands.Bot):
                                              shard_ids=self.settings.shards_here)
             self.heartbeat.start()
             self.renders.start()
-            self.host = Host(self.store, self.settings.seed_source)
+            self.host = Host(self.store, self.settings.seed_source, self.thinking)
             await self.host.load()
             await self.store.listen(self.outbox.heard)  # what changed meanwhile: the
             # first reconcile compares every game with the store
@@ -260,6 +265,7 @@ class GameBot(commands.Bot):
         if self.host is not None:
             await self.outbox.drain(OUTBOX_DRAIN)
         self.renders.close()
+        self.thinking.close()
         await super().close()
         await self._close_store()
 

@@ -30,6 +30,9 @@ DISCORD_ID = re.compile(r"[0-9]{17,20}")
 """A Discord id (a snowflake) as Discord shows it: 17 to 20 digits."""
 DEFAULT_DB = "data/games.sqlite3"
 MAX_RENDER_WORKERS = 64
+MAX_AI_WORKERS = 64
+DEFAULT_AI_BUDGET_MS = 1000
+MAX_AI_BUDGET_MS = 60_000
 MAX_POOL_SIZE = 100
 SQLITE_URL = "sqlite:///"
 
@@ -190,6 +193,21 @@ def _workers(text: str) -> int | None:
     return int(text)
 
 
+def _ai_workers(text: str) -> int | None:
+    if text.lower() == "auto":
+        return None
+    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= MAX_AI_WORKERS:
+        raise Invalid(f"{text!r} is neither auto nor a number of processes from 1 to "
+                      f"{MAX_AI_WORKERS}")
+    return int(text)
+
+
+def _ai_budget(text: str) -> int:
+    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= MAX_AI_BUDGET_MS:
+        raise Invalid(f"{text!r} is not a number of milliseconds from 1 to {MAX_AI_BUDGET_MS}")
+    return int(text)
+
+
 VARIABLES: tuple[Variable, ...] = (
     Variable("DISCORD_TOKEN", "token", None, "the token from the Developer Portal's Bot tab",
              "MTA5…", "the bot's token (required to run and to sync; `check` only needs it "
@@ -246,6 +264,14 @@ VARIABLES: tuple[Variable, ...] = (
              f"{MAX_RENDER_WORKERS}", "2",
              "processes that draw the board pictures beside the bot (`auto`: one per core "
              "the bot may use; `0`: in the bot's own process, for a small server)", _workers),
+    Variable("AI_BUDGET_MS", "ai_budget_ms", str(DEFAULT_AI_BUDGET_MS),
+             f"a number of milliseconds from 1 to {MAX_AI_BUDGET_MS}", "500",
+             "how long a `strong` AI seat thinks about one decision (its search stops then; "
+             "`random` and `greedy` decide at once)", _ai_budget),
+    Variable("AI_WORKERS", "ai_workers", "auto", f"auto or a number from 1 to {MAX_AI_WORKERS}",
+             "1", "processes in which `strong` AI seats think, beside the bot (`auto`: one per "
+             "core the bot may use); a decision waits only for other strong decisions, never "
+             "for moves or pictures", _ai_workers),
 )
 """Every environment variable the bot reads, in the order the admin handbook lists them."""
 
@@ -328,6 +354,14 @@ class Settings:
     (0: at once); inviting the bot back before then keeps them."""
     render_workers: int | None = None
     """Processes that draw pictures (None: one per core; 0: threads of the bot's process)."""
+    ai_budget_ms: int = DEFAULT_AI_BUDGET_MS
+    """How long a ``strong`` AI seat searches one decision, in milliseconds."""
+    ai_workers: int | None = None
+    """Processes in which ``strong`` AI seats search (None: one per core; 0, in code only: a
+    thread of the bot's process, for tests)."""
+    ai_iterations: int | None = None
+    """In code only (tests, benchmarks): stop each strong search after this many iterations
+    too, which makes its decisions repeatable for a seed."""
     shard_count: int | None = None
     """The gateway shards of the whole bot (None: not sharded, one connection as today)."""
     shard_ids: tuple[int, ...] | None = None

@@ -10,10 +10,12 @@ import argparse
 import json
 import random
 import sys
+import time
 from typing import Any
 
 from rules.ai import LEVELS, choose
 from rules.core import CHANCE
+from rules.ismcts import Budget
 from rules.record import (
     Game,
     Header,
@@ -97,6 +99,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _budget(args: argparse.Namespace) -> Budget | None:
+    """The strong AI's budget per decision: iterations, milliseconds of this process's clock,
+    or both (the first reached stops the search); neither: the search's default iterations.
+    Only a budget in iterations alone gives the same record for the same seed."""
+    if args.ai_iterations is None and args.ai_budget_ms is None:
+        return None
+    seconds = None if args.ai_budget_ms is None else args.ai_budget_ms / 1000
+    return Budget(iterations=args.ai_iterations, seconds=seconds,
+                  clock=time.perf_counter if seconds is not None else None)
+
+
+def _positive(text: str) -> int:
+    if not text.isdecimal() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number, 1 or more")
+    return int(text)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     module = game_module(args.game)
     if not module.MIN_SEATS <= args.seats <= module.MAX_SEATS:
@@ -112,11 +131,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     game = Game.start(header)
     ai_rng = random.Random(f"ai:{args.seed}")
+    budget = _budget(args)
     while game.pending():
         game.draw_chance()
         for seat in game.pending():
             if seat != CHANCE:
-                game.apply(seat, choose(module, game.state, seat, args.ai, ai_rng))
+                game.apply(seat, choose(module, game.state, seat, args.ai, ai_rng, budget))
     sys.stdout.write(game.record())
     return 0
 
@@ -143,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seats", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--ai", choices=LEVELS, default="random")
+    p.add_argument("--ai-iterations", type=_positive, metavar="N",
+                   help="strong AI: search iterations per decision (repeatable for a seed)")
+    p.add_argument("--ai-budget-ms", type=_positive, metavar="MS",
+                   help="strong AI: milliseconds per decision (not repeatable)")
     p.add_argument("options", nargs="*", metavar="OPTION=VALUE")
     p.set_defaults(run=cmd_play)
     args, extra = parser.parse_known_args(argv)

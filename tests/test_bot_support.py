@@ -51,6 +51,7 @@ class Bots:
 
     async def close(self) -> None:
         for bot in self.made:
+            bot.thinking.close()  # the strong AI's workers, if a test made any
             if bot.store is not None:
                 await bot.store.close()
                 bot.store = None

@@ -116,3 +116,17 @@ def test_json_output_starts_at_the_view(capsys: pytest.CaptureFixture[str],
     head, brace, body = out.partition("{")
     assert code == 1 and head.startswith("line 2: syntax")
     assert json.loads(brace + body)["pending"] == ["red"]
+
+
+def test_play_with_the_strong_ai_repeats_itself_for_a_seed_and_iterations(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("play", "makemake", "--seats", "3", "--seed", "2", "--ai", "strong",
+            "--ai-iterations", "3", "round_limit=2")
+    code, record = run(capsys, *argv)
+    assert code == 0 and record.startswith("game makemake red blue green round_limit=2 seed=2")
+    assert run(capsys, *argv) == (0, record)
+    code, timed = run(capsys, "play", "makemake", "--seats", "3", "--ai", "strong",
+                      "--ai-budget-ms", "1", "round_limit=1")
+    assert code == 0 and timed.startswith("game makemake")
+    with pytest.raises(SystemExit):
+        main(["play", "makemake", "--seats", "3", "--ai", "strong", "--ai-iterations", "0"])

@@ -45,6 +45,7 @@ from bot.host.store import (
     Store,
     mark_of,
 )
+from bot.host.thinking import Thinking
 from rules import ai, fair
 from rules.core import (
     CHANCE,
@@ -429,11 +430,18 @@ class Report:
         return self.before is None or self.finished or self.session.stage() != self.before
 
 
+def ai_seed(seed: int, seq: int) -> str:
+    """What seeds the AI's RNG for the action numbered ``seq`` (:func:`ai_rng`): plain text, so
+    a worker process (:mod:`bot.host.thinking`) seeds the same RNG from it."""
+    return f"{seed}/{seq}/ai"
+
+
 def ai_rng(seed: int, seq: int) -> random.Random:
     """The AI's RNG for the action numbered ``seq``: a pure function of the secret seed and the
-    count, so AI moves replay identically after a restart. Chance lines are drawn by
+    count, so AI moves replay identically after a restart (a strong search within a time
+    budget may still decide otherwise the second time). Chance lines are drawn by
     :func:`rules.fair.chance_rng` (through :meth:`rules.record.Game.next_chance`)."""
-    return random.Random(f"{seed}/{seq}/ai")
+    return random.Random(ai_seed(seed, seq))
 
 
 def parse_options(module: GameModule, given: Mapping[str, str]) -> Options:
@@ -459,9 +467,13 @@ def parse_options(module: GameModule, given: Mapping[str, str]) -> Options:
 class Host:
     """All sessions of one bot. Create with :meth:`__init__`, then ``await load()``."""
 
-    def __init__(self, store: Store, seed_source: Callable[[], int] = lambda: 0) -> None:
+    def __init__(self, store: Store, seed_source: Callable[[], int] = lambda: 0,
+                 thinking: Thinking | None = None) -> None:
         self.store = store
         self.seed_source = seed_source
+        self.thinking = thinking or Thinking(workers=0)
+        """Where AI seats decide (strong ones in worker processes when the bot runs; in a
+        thread by default, for tests and the store's tools)."""
         self.sessions: dict[int, Session] = {}
         self._by_channel: dict[int, int] = {}
         self.notify: set[int] = set()
@@ -1318,9 +1330,9 @@ class Host:
             for seat in self._humans_pending(session):
                 if seat.colour not in session.pending():
                     continue
-                action = await asyncio.to_thread(
-                    ai.choose, session.module, session.game.state, seat.colour, row.ai_level,
-                    ai_rng(row.seed, session.seq))
+                action = await self.thinking.choose(
+                    session.module, session.game.state, seat.colour, row.ai_level,
+                    ai_seed(row.seed, session.seq))
                 steps.append(await self._apply(session, seat.colour, action, "timeout"))
             steps += await self._advance_safely(session)
             await self._arm_safely(session)
@@ -1602,9 +1614,8 @@ class Host:
             if bots:
                 seat = bots[0]
                 level = seat.ai_level or (session.row.ai_level if seat.away else "random")
-                action = await asyncio.to_thread(
-                    ai.choose, module, game.state, seat.colour, level,
-                    ai_rng(session.row.seed, seq))
+                action = await self.thinking.choose(module, game.state, seat.colour, level,
+                                                    ai_seed(session.row.seed, seq))
                 steps.append(await self._apply(session, seat.colour, action,
                                                "ai" if seat.is_ai else "away"))
                 continue
@@ -1675,4 +1686,4 @@ def _option_words(text: str) -> dict[str, str]:
 
 
 __all__ = ["Host", "IllegalAction", "Refusal", "Report", "Seat", "Session", "Step", "Takeback",
-           "ai_rng", "parse_options", "undo_point"]
+           "ai_rng", "ai_seed", "parse_options", "undo_point"]
