@@ -15,15 +15,18 @@ price step) down to the few a sensible player weighs.
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections import Counter
 from typing import Any
 
 from rules.core import JSON
+from rules.giganten import turn
 from rules.giganten.actions import (
     Action,
     Bid,
+    Done,
     Drive,
     Loco,
     Pass,
@@ -31,7 +34,7 @@ from rules.giganten.actions import (
     Price,
     Sell,
 )
-from rules.giganten.ai import MEAN_VALUE, greedy
+from rules.giganten.ai import MEAN_VALUE, MP_WORTH, greedy
 from rules.giganten.board import (
     BEIGE,
     BUILD_COST,
@@ -39,13 +42,19 @@ from rules.giganten.board import (
     CHIP_VALUE,
     CHIPS,
     COMPANIES,
+    COST,
     DERRICK_BONUS,
     FEE,
     HARBOUR,
     LICENCES,
+    MAX_BID,
+    ORDER,
     PEEKABLE,
     PRICE_TABLE,
+    RAIL_COST,
+    RAIL_LAST,
     RED,
+    ROWS,
     STORAGE_LIMIT,
     TILE_SPACES,
     TILE_VALUES,
@@ -300,11 +309,138 @@ def evaluate(state: State) -> dict[str, float]:
 # --- policy and candidates -----------------------------------------------------------------------
 
 def policy(state: State, seat: str, rng: random.Random) -> Action:
-    """The greedy AI on the seat's own view of this state."""
+    """The greedy AI's choice, worked out from the state where that is much cheaper than the
+    greedy AI itself: bids and sales (the greedy AI would read a list of 117 bids) and the
+    movement turn (one shortest-path search instead of a scored line for every reachable
+    space). The seat's estimates use only what it may know: a tile it has not peeked at counts
+    at its type's mean value."""
+    decision = state.decision
+    if decision == "bid":
+        return _policy_bid(state, seat)
+    if decision == "sell":
+        a = state.auction
+        assert a is not None
+        return Sell(state.players[seat]["storage"][a["company"]])
+    if decision == "move":
+        return _policy_move(state, seat)
     actions = legal(state, seat)
     if len(actions) == 1:
         return actions[0]
     return greedy(view(state, seat), seat, actions, rng)
+
+
+def _policy_bid(state: State, seat: str) -> Action:
+    a = state.auction
+    assert a is not None
+    chips = state.players[seat]["storage"][a["company"]]
+    value = chips * PRICE_TABLE[state.prices[a["company"]]]
+    willing = min(sum(state.players[seat]["hand"]), max(1, round(value / 1800)))
+    amount = a["high_bid"] + 1
+    return Bid(amount) if amount <= min(willing, MAX_BID) else Pass()
+
+
+def _policy_move(state: State, seat: str) -> Action:
+    peeks = turn.peeks(state, seat)
+    if peeks:
+        return peeks[0]
+    p = state.players[seat]
+    oils = turn.oils(state, seat)
+    if oils:
+        return max(oils, key=lambda a: (p["storage"][a.company] < 2,
+                                        state.prices[a.company]))
+    if any(p["storage"].values()):
+        ups = [a for a in turn.prices(state, seat) if a.change > 0]
+        if ups:
+            return max(ups, key=lambda a: (p["storage"][a.company], a.change))
+    if p["derricks"] > 0:
+        drive = _policy_drive(state, seat)
+        if drive is not None:
+            return drive
+    assert state.turn is not None
+    mp, at, steps = state.turn["mp_left"], p["loco"], 0
+    while at + steps < RAIL_LAST and RAIL_COST[at + steps + 1] <= mp:
+        steps += 1
+        mp -= RAIL_COST[at + steps]
+    return Loco(steps) if steps else Done()
+
+
+def _policy_drive(state: State, seat: str) -> Drive | None:
+    """The greedy AI's drive: to the space whose best neighbouring tile, less 250 dollars a
+    movement point, beats staying by more than 500 dollars; None to stay."""
+    assert state.turn is not None
+    near: dict[str, float] = {}
+    for label, w in _tile_worths(state, seat).items():
+        for n in neighbours(label):
+            near[n] = max(near.get(n, 0.0), w)
+    if not near:
+        return None
+    p = state.players[seat]
+    here = near.get(p["truck"], 0.0) if p["truck"] else 0.0
+    most = max(near.values())
+    mp = state.turn["mp_left"]
+    trucks = {q["truck"] for c, q in state.players.items() if c != seat and q["truck"]}
+    start = p["truck"]
+    sources = [start] if start else [f"{r}1" for r in ROWS if f"{r}1" not in trucks]
+    best: dict[str, int] = {}
+    prev: dict[str, str | None] = {}
+    heap: list[tuple[int, int, str, str | None]] = [(0, ORDER[src], src, None) for src in sources]
+    heapq.heapify(heap)
+    spaces = state.spaces
+    top, top_end = here + 500, None
+    while heap:
+        cost, _, label, before = heapq.heappop(heap)
+        if label in best:
+            continue
+        if most - MP_WORTH * cost <= top:
+            break  # no farther space can beat the best one found
+        best[label], prev[label] = cost, before
+        if label in near and label != start and label not in trucks and not (
+                label in spaces and spaces[label]["state"] == "hidden"):
+            gain = near[label] - MP_WORTH * cost
+            if gain > top:
+                top, top_end = gain, label
+        for nxt in neighbours(label):
+            step = cost + COST[nxt]
+            if nxt not in best and step <= mp and not (
+                    nxt in spaces and spaces[nxt]["state"] == "derrick"):
+                heapq.heappush(heap, (step, ORDER[nxt], nxt, label))
+    if top_end is None:
+        return None
+    path: list[str] = []
+    at: str | None = top_end
+    while at is not None and at != start:
+        path.append(at)
+        at = prev[at]
+    return Drive(tuple(reversed(path)))
+
+
+def _tile_worths(state: State, seat: str) -> dict[str, float]:
+    """The greedy AI's worth of building each hidden tile this seat can afford (and only the
+    ones worth more than nothing)."""
+    p = state.players[seat]
+    if p["derricks"] < 1:
+        return {}
+    rounds = max(1.0, (HARBOUR - state.black) / 2.2)
+    best = max(PRICE_TABLE[i] for i in state.prices.values())
+    rival = max(state.players[c]["loco"] for c in state.seats if c != seat)
+    peeked = state.peeks[seat]
+    out: dict[str, float] = {}
+    for label, sp in state.spaces.items():
+        if sp["state"] != "hidden" or p["money"] < BUILD_COST[sp["type"]]:
+            continue
+        col = column(label)
+        if p["loco"] >= col:
+            chip = 0.75 * best
+        elif state.black >= col or rival >= col:
+            chip = max(1000.0, 0.75 * best - FEE)
+        else:
+            chip = max(1000.0, 0.75 * best - 400 * (col - p["loco"]))
+        value = sp["value"] if label in peeked else MEAN_VALUE[sp["type"]]
+        shipped = min(value, rounds)
+        w = shipped * chip + (value - shipped) * 1000 + 2500 - BUILD_COST[sp["type"]]
+        if w > 0:
+            out[label] = w
+    return out
 
 
 def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
