@@ -75,6 +75,14 @@ TEMPERATURE = 6000.0
 MEAN_BLACK_STEP = sum(c["black"] for c in CARDS.values() if c["deck"] == "red") / len(RED)
 """How far the black locomotive moves a round on average (26 / 12)."""
 
+BID_RAISES = (1, 2)
+"""The raises a search weighs besides passing. Against a seat that raises by one up to what
+the chips are worth to it, raising by one is never worse than a jump; a second raise keeps a
+cheap jump in reach."""
+
+DRIVES_KEPT = 4
+"""Drives a search weighs: the best ones by the greedy AI's score of the tiles they reach."""
+
 LICENCE_WORTH = 450.0
 """Dollars a licence point held at the end of a rollout is worth: the right to sell later."""
 
@@ -451,7 +459,8 @@ def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
     elif decision == "bid":
         kept = _bid_candidates(state, seat, actions)
     elif decision == "sell":
-        kept = [a for a in actions if isinstance(a, Sell)] or actions
+        sells = [a for a in actions if isinstance(a, Sell)]
+        kept = [max(sells, key=lambda a: a.count)] if sells else actions
     else:
         return actions
     pick = greedy(view(state, seat), seat, actions, random.Random(0))
@@ -461,13 +470,13 @@ def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
 
 
 def _bid_candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
-    """Pass, or raise by one to three within the hand's value; bluffs beyond it cost half the
+    """Pass, or raise by BID_RAISES within the hand's value; bluffs beyond it cost half the
     hand when they win, so they are left out."""
     a = state.auction
     assert a is not None
     hand = sum(state.players[seat]["hand"])
     top = a["high_bid"]
-    wanted = {n for n in (top + 1, top + 2, top + 3) if n <= hand}
+    wanted = {top + n for n in BID_RAISES if top + n <= hand}
     return [x for x in actions
             if isinstance(x, Pass) or (isinstance(x, Bid) and x.amount in wanted)]
 
@@ -486,18 +495,28 @@ def _move_candidates(state: State, seat: str, actions: list[Action]) -> list[Act
         if isinstance(a, Price):
             lo, hi = price_ends.get(a.company, (0, 0))
             price_ends[a.company] = (min(lo, a.change), max(hi, a.change))
-    kept: list[Action] = []
+    near: dict[str, float] = {}
+    for label, w in _tile_worths(state, seat).items():
+        for n in neighbours(label):
+            near[n] = max(near.get(n, 0.0), w)
+    placed = p["truck"] is not None
+
+    def drive_score(a: Drive) -> float:
+        steps = a.path if placed else a.path[1:]
+        return near.get(a.path[-1], 0.0) - MP_WORTH * sum(COST[x] for x in steps)
+
+    drives = sorted((a for a in actions
+                     if isinstance(a, Drive) and _drive_target(state, seat, a.path[-1])),
+                    key=drive_score, reverse=True)[:DRIVES_KEPT]
+    kept: list[Action] = list(drives)
     for a in actions:
-        if isinstance(a, Drive):
-            if _drive_target(state, seat, a.path[-1]):
-                kept.append(a)
-        elif isinstance(a, Loco):
+        if isinstance(a, Loco):
             if a.steps == longest or a.steps in targets:
                 kept.append(a)
         elif isinstance(a, Price):
             if a.change in price_ends[a.company]:
                 kept.append(a)
-        elif not isinstance(a, Pay):
+        elif not isinstance(a, Pay | Drive):
             kept.append(a)
     return kept
 
