@@ -7,7 +7,7 @@ import random
 from rules import makemake as mm
 from rules.ai import choose
 from rules.makemake import engine
-from rules.makemake.ai import _strength
+from rules.makemake.ai import strength
 from rules.makemake.board import SITE_TERRITORIES, SITES
 from scripts.ai_match import play
 
@@ -54,7 +54,7 @@ def test_the_strength_counts_what_its_definition_says() -> None:
             expected = (100 * engine.manu_on_board(state, seat) + 120 * (state.makemake == seat)
                         + 15 * engine.sacred_count(state, seat) + 4 * len(engine.held(state, seat))
                         + 3 * near + 0.5 * reserve.tokens)
-            assert _strength(state, seat) == expected
+            assert strength(state, seat) == expected
 
 
 def test_manu_candidates_are_the_free_sites_wholly_controlled() -> None:

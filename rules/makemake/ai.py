@@ -9,8 +9,9 @@ import random
 
 from rules.core import JSON
 from rules.makemake.actions import Action, Place
-from rules.makemake.board import SITE_TERRITORIES, SITES, TERRITORIES
+from rules.makemake.board import SACRED, SITE_TERRITORIES, SITES, TERRITORIES
 from rules.makemake.engine import (
+    MANU_PER_SEAT,
     SCHEMA,
     State,
     apply,
@@ -22,21 +23,32 @@ from rules.makemake.engine import (
 
 
 def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
+    return best(from_view(view), seat, actions, rng)
+
+
+def from_view(view: JSON) -> State:
+    """The position a view shows, as a state (the view is the whole position, bar the history
+    of positions that only the optional repetition rule reads)."""
     active = view["seats"].index(view["active"])
-    state = from_json({**view, "schema": SCHEMA, "active_index": active, "positions": {}})
-    best: list[Action] = []
-    best_score = float("-inf")
-    for action in _candidates(actions):
+    return from_json({**view, "schema": SCHEMA, "active_index": active, "positions": {}})
+
+
+def best(state: State, seat: str, actions: list[Action], rng: random.Random) -> Action:
+    """The greedy choice in ``state``: the action whose outcome :func:`evaluate` likes most
+    (ties broken by ``rng``)."""
+    top: list[Action] = []
+    top_score = float("-inf")
+    for action in sensible(actions):
         after, _ = apply(state, seat, action)
         score = evaluate(after, seat)
-        if score > best_score:
-            best, best_score = [action], score
-        elif score == best_score:
-            best.append(action)
-    return rng.choice(best)
+        if score > top_score:
+            top, top_score = [action], score
+        elif score == top_score:
+            top.append(action)
+    return rng.choice(top)
 
 
-def _candidates(actions: list[Action]) -> list[Action]:
+def sensible(actions: list[Action]) -> list[Action]:
     """Of several places on one hex with or without the chief, only the cheapest matters."""
     seen: set[tuple[str, bool]] = set()
     kept: list[Action] = []
@@ -53,8 +65,8 @@ def _candidates(actions: list[Action]) -> list[Action]:
 def evaluate(state: State, seat: str) -> float:
     if state.phase == "over":
         return 1e6 if seat in state.winners else -1e6
-    return _strength(state, seat) - 0.8 * max(
-        _strength(state, other) for other in state.seats if other != seat)
+    of = strengths(state)
+    return of[seat] - 0.8 * max(v for other, v in of.items() if other != seat)
 
 
 _SITES_BY_TERRITORY: dict[str, tuple[str, ...]] = {
@@ -63,7 +75,41 @@ _SITES_BY_TERRITORY: dict[str, tuple[str, ...]] = {
 """The sites around each territory (a site as often as it lists the territory)."""
 
 
-def _strength(state: State, seat: str) -> float:
+def strengths(state: State) -> dict[str, float]:
+    """:func:`strength` of every seat, from one pass over the board (the greedy seat asks for
+    all of them after every move it tries)."""
+    seats = state.seats
+    around: dict[str, dict[str, int]] = {p: {} for p in seats}
+    territories = dict.fromkeys(seats, 0)
+    sacred = dict.fromkeys(seats, 0)
+    board = state.board
+    for t in TERRITORIES:
+        cell = board[t]
+        if cell.moai:
+            owners: tuple[str, ...] = seats
+        elif cell.owner is not None:
+            owners = (cell.owner,)
+            territories[cell.owner] += 1
+        else:
+            continue
+        for p in owners:
+            if t in SACRED:
+                sacred[p] += 1
+            near = around[p]
+            for site in _SITES_BY_TERRITORY[t]:
+                near[site] = near.get(site, 0) + 1
+    sites = state.sites
+    out: dict[str, float] = {}
+    for p in seats:
+        near_sites = sum(1 for site, count in around[p].items()
+                         if count == 2 and sites[site] is None)
+        reserve = state.reserves[p]
+        out[p] = (100 * (MANU_PER_SEAT - reserve.manu) + 120 * (state.makemake == p)
+                  + 15 * sacred[p] + 4 * territories[p] + 3 * near_sites + 0.5 * reserve.tokens)
+    return out
+
+
+def strength(state: State, seat: str) -> float:
     # sites with exactly two of their territories controlled by the seat, counted from the
     # territories it controls (this runs for every seat after every candidate action: looking
     # at every site's territories in turn was most of the AI's time)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -99,9 +99,10 @@ class State:
     def copy(self) -> State:
         """A copy that shares no dict or list with this state. Cells, reserves, the choice and
         the seats are immutable, so shallow copies of the dicts (the options too) suffice."""
-        return replace(self, options=dict(self.options), board=dict(self.board),
-                       sites=dict(self.sites), reserves=dict(self.reserves),
-                       winners=list(self.winners), positions=dict(self.positions))
+        return State(self.seats, dict(self.options), self.round, self.active, self.phase,
+                     dict(self.board), dict(self.sites), dict(self.reserves), self.makemake,
+                     self.moai_left, self.choice, self.end, list(self.winners),
+                     dict(self.positions))
 
 
 # --- setup -------------------------------------------------------------------------------------
@@ -177,13 +178,17 @@ def qualifies_for_moai(state: State, seat: str, territory: str) -> bool:
 
 
 def moai_candidates(state: State, seat: str) -> tuple[str, ...]:
-    return tuple(t for t in TERRITORIES if qualifies_for_moai(state, seat, t))
+    if state.moai_left == 0:
+        return ()
+    board = state.board  # only the seat's own territories can qualify: those asked first
+    return tuple(t for t in TERRITORIES
+                 if board[t].owner == seat and qualifies_for_moai(state, seat, t))
 
 
 def manu_candidates(state: State, seat: str) -> tuple[str, ...]:
     mine = _controlled(state, seat)  # once, not once per site and territory: the AI asks often
-    return tuple(s for s in SITES if state.sites[s] is None
-                 and all(t in mine for t in SITE_TERRITORIES[s]))
+    sites = state.sites
+    return tuple(s for s in SITES if sites[s] is None and mine.issuperset(SITE_TERRITORIES[s]))
 
 
 def _controlled(state: State, seat: str) -> frozenset[str]:
@@ -361,15 +366,14 @@ def _dominate(s: State, seat: str, action: Action, events: list[Event]) -> None:
         _give_back(s, cell.owner, cell.tokens, cell.chief)
         event.update(previous=cell.owner, back_tokens=cell.tokens, back_chief=cell.chief)
     r = s.reserves[seat]
-    s.reserves[seat] = replace(r, tokens=r.tokens - action.count,
-                               chief=r.chief and not action.chief)
+    s.reserves[seat] = Reserve(r.tokens - action.count, r.chief and not action.chief, r.manu)
     s.board[action.hex] = Cell(seat, action.count, action.chief)
     events.append(event)
 
 
 def _give_back(s: State, seat: str, tokens: int, chief: bool) -> None:
     r = s.reserves[seat]
-    s.reserves[seat] = replace(r, tokens=r.tokens + tokens, chief=r.chief or chief)
+    s.reserves[seat] = Reserve(r.tokens + tokens, r.chief or chief, r.manu)
 
 
 def _ceremony(s: State, events: list[Event]) -> None:
@@ -385,8 +389,9 @@ def _ceremony(s: State, events: list[Event]) -> None:
         _put_moai(s, seat, candidates[0], events)
         if s.phase == "over":
             return
-    k, sites = manu_to_place(s, seat), manu_candidates(s, seat)
-    if k and sites:
+    k = manu_to_place(s, seat)
+    sites = manu_candidates(s, seat) if k else ()
+    if sites:
         if len(sites) > k:
             _ask(s, seat, Choice("manu", sites, k), events)
             return
@@ -417,7 +422,7 @@ def _put_manu(s: State, seat: str, sites: tuple[str, ...], events: list[Event]) 
     for site in sites:
         s.sites[site] = seat
     r = s.reserves[seat]
-    s.reserves[seat] = replace(r, manu=r.manu - len(sites))
+    s.reserves[seat] = Reserve(r.tokens, r.chief, r.manu - len(sites))
     s.phase = "domination"
     events.append({"kind": "manu_placed", "seat": seat, "sites": sorted(sites)})
     _checks(s, events)
@@ -425,12 +430,14 @@ def _put_manu(s: State, seat: str, sites: tuple[str, ...], events: list[Event]) 
 
 def _checks(s: State, events: list[Event]) -> bool:
     """Upkeep, Make Make, victory (spec 5.6), for every seat. True when the game has ended."""
+    board = s.board
     for site in SITES:
         owner = s.sites[site]
-        if owner and not all(controls(s, owner, t) for t in SITE_TERRITORIES[site]):
+        if owner and not all(board[t].moai or board[t].owner == owner  # controls(), inlined
+                             for t in SITE_TERRITORIES[site]):
             s.sites[site] = None
             r = s.reserves[owner]
-            s.reserves[owner] = replace(r, manu=r.manu + 1)
+            s.reserves[owner] = Reserve(r.tokens, r.chief, r.manu + 1)
             events.append({"kind": "manu_removed", "owner": owner, "site": site})
     counts = {seat: sacred_count(s, seat) for seat in s.seats}
     for seat, count in counts.items():
