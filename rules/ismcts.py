@@ -39,7 +39,13 @@ DEFAULT_ITERATIONS = 200
 
 
 class StrongGame(Protocol):
-    """What ``rules.<game>.strong`` offers the search."""
+    """What ``rules.<game>.strong`` offers the search.
+
+    A game may also set ``WIDENING`` (a float; 0 when absent): its candidates come best first,
+    and a node below the root visited n times chooses among the first
+    ``1 + int(WIDENING * sqrt(n))`` of them, expanding them in that order (progressive
+    widening, Coulom 2007; Chaslot et al. 2008). With a few dozen iterations the others'
+    answers are then their best few, not a sample of every answer they could give."""
 
     HORIZON: int
 
@@ -125,6 +131,7 @@ def _iterate(module: GameModule, game: StrongGame, root: Node, state: Any, me: s
     path: list[Node] = []
     node = root
     expanded = False
+    widening: float = getattr(game, "WIDENING", 0.0)
     while not expanded:
         pending = module.pending(state).seats
         if not pending:
@@ -147,6 +154,8 @@ def _iterate(module: GameModule, game: StrongGame, root: Node, state: Any, me: s
         choices = game.candidates(state, actor, legal) if len(legal) > 1 else legal
         if node is root:
             choices = [a for a in choices if str(a) in offered] or choices
+        elif widening:
+            choices = choices[:1 + int(widening * math.sqrt(node.visits))]
         texts = [str(a) for a in choices]
         for text in texts:
             child = node.children.get(text)
@@ -154,7 +163,7 @@ def _iterate(module: GameModule, game: StrongGame, root: Node, state: Any, me: s
                 child.available += 1
         fresh = [i for i, text in enumerate(texts) if text not in node.children]
         if fresh:
-            pick = fresh[rng.randrange(len(fresh))]
+            pick = fresh[0] if widening else fresh[rng.randrange(len(fresh))]
             child = node.children[texts[pick]] = Node(actor=actor, available=1)
             expanded = True
         else:
