@@ -121,19 +121,21 @@ def test_the_policy_is_the_greedy_seat() -> None:
             == ai.greedy(mm.view(s, seat), seat, actions, random.Random(1))
 
 
-def after_a_round(s: State, seat: str, action: mm.Action) -> float:
-    """The greedy seat's own measure of the position once every other seat has answered
-    ``action`` as the greedy seat would."""
+def later(s: State, seat: str, action: mm.Action) -> float:
+    """The seat's win share by :func:`strong.evaluate` once the game has gone on from
+    ``action`` for :data:`strong.HORIZON` steps of greedy play (three rounds)."""
     s, _ = mm.apply(s, seat, action)
     rng = random.Random(0)
-    while s.phase != "over" and not (s.player == seat and s.phase == "domination"):
+    for _ in range(strong.HORIZON):
+        if s.phase == "over":
+            break
         s, _ = mm.apply(s, s.player, ai.best(s, s.player, mm.legal(s, s.player), rng))
-    return strong.evaluate(s)[seat]
+    return strong.evaluate(s)[seat] if s.phase != "over" else float(seat in s.winners)
 
 
 def test_the_search_sees_the_answers_to_its_move() -> None:
-    """Judged a round later, after greedy replies, the strong move is on the whole better than
-    the greedy one: the greedy seat does not see the answers its move invites."""
+    """Judged a few rounds later, after greedy answers, the strong move is on the whole better
+    than the greedy one: the greedy seat does not see the answers its move invites."""
     strong_total = greedy_total = 0.0
     differs = 0
     for s in positions(21, 3, greedy_share=1.0)[6:60:6]:
@@ -144,7 +146,7 @@ def test_the_search_sees_the_answers_to_its_move() -> None:
         mine = choose(MODULE, s, seat, "strong", random.Random(1), Budget(iterations=40))
         theirs = ai.best(s, seat, actions, random.Random(1))
         differs += mine != theirs
-        strong_total += after_a_round(s, seat, mine)
-        greedy_total += after_a_round(s, seat, theirs)
+        strong_total += later(s, seat, mine)
+        greedy_total += later(s, seat, theirs)
     assert differs, "the strong seat never chose otherwise than the greedy one"
     assert strong_total > greedy_total

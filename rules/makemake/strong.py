@@ -4,7 +4,9 @@ Make Make has no secrets: a view shows the whole position (only the history of p
 the optional repetition rule reads, is left out), so :func:`determinize` rebuilds that position
 and the search is a plain Monte Carlo tree search over it. What makes it stronger than the greedy
 seat is that it looks past its own move: the tree answers "what will the others do to this?", so
-it stops leaving a weak chain for the next seat to break, or a sacred hex for it to take.
+it stops leaving a weak chain for the next seat to break, or a sacred hex for it to take. Each
+iteration follows its move with three rounds of greedy play, which is how the greedy seats will
+answer, so a few dozen iterations compare the best few moves by what they lead to.
 
 :func:`evaluate` turns the greedy seat's measure of a position into win shares, :func:`policy`
 is the greedy seat, and :func:`candidates` keeps the few moves the greedy seat likes best (a turn
@@ -22,10 +24,12 @@ from rules.makemake import ai
 from rules.makemake.actions import Action, Place
 from rules.makemake.engine import State, apply, legal
 
-HORIZON = 3
-"""Greedy steps after the tree before :func:`evaluate` looks. None: the position is its own
-best estimate, and an iteration spent deeper in the tree sees more than one spent on a greedy
-line (every greedy step tries every move)."""
+HORIZON = 9
+"""Greedy steps after the tree before :func:`evaluate` looks: three rounds of three seats. The
+greedy seats' answers are read off the rollout itself, and a line that long shows whether a
+chain survives them and a Tangata Manu gets placed. (Measured against greedy seats, 3 seats:
+win share 0.67 with 3 steps at 40 iterations, 0.83 with 9 at 17 and with 12 at 13, about the
+same time a decision.)"""
 
 TEMPERATURE = 40.0
 """Strength (a Tangata Manu on the board is 100) that makes a seat e times likelier to win."""
