@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -43,6 +44,7 @@ from rules.giants.board import (
     FOREST,
     FOREST_LOGS,
     HEADDRESS_QUARRY,
+    HEXES,
     MOAI_QUARRY,
     NEIGHBOURS,
     RED,
@@ -60,6 +62,11 @@ ALL_WORKERS = 6
 
 
 def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
+    with memo(view):
+        return _greedy(view, seat, actions, rng)
+
+
+def _greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
     phase = view["phase"]
     if phase == "bid":
         choice: Action | None = _bid(view, seat)
@@ -75,6 +82,39 @@ def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> 
     return choice if choice in actions else rng.choice(actions)
 
 
+# --- memo -----------------------------------------------------------------------------------------
+
+_memo_view: JSON | None = None
+_memo: dict[tuple[Any, ...], Any] = {}
+
+
+@contextmanager
+def memo(view: JSON) -> Iterator[None]:
+    """Within this block, what the helpers below work out from ``view`` is worked out once.
+
+    A decision asks the same questions many times (every move and every headdress asks for the
+    best targets of the same items), and the view does not change while it is being decided.
+    The memo is tied to this view object alone, and the view must not be changed inside."""
+    global _memo_view, _memo
+    saved = _memo_view, _memo
+    _memo_view, _memo = view, {}
+    try:
+        yield
+    finally:
+        _memo_view, _memo = saved
+
+
+def _memoised(view: JSON, key: tuple[Any, ...], work: Callable[[], Any]) -> Any:
+    """``work()``, remembered under ``key`` while a memo of ``view`` is open."""
+    if view is not _memo_view:
+        return work()
+    try:
+        return _memo[key]
+    except KeyError:
+        value = _memo[key] = work()
+        return value
+
+
 # --- board knowledge ---------------------------------------------------------------------------
 
 @cache
@@ -82,15 +122,25 @@ def _dist(start: str) -> dict[str, int]:
     return distances(start)
 
 
+_AHU_DIST: dict[str, dict[str, int]] = {
+    pos: {ahu: min(_dist(pos).get(h, 99) for h in AHU_HEXES[ahu]) for ahu in AHUS}
+    for pos in HEXES}
+"""Steps from every hex to the nearest hex of every ahu (99 when none can be reached)."""
+
+
 def _ahu_dist(pos: str, ahu: str) -> int:
-    d = _dist(pos)
-    return min(d.get(h, 99) for h in AHU_HEXES[ahu])
+    row = _AHU_DIST.get(pos)
+    if row is None:
+        return min(_dist(pos).get(h, 99) for h in AHU_HEXES[ahu])
+    return row[ahu]
 
 
 def _spots(view: JSON) -> dict[str, dict[str, Any]]:
-    """View hexes in the engine's form, so the carrying rules can be reused."""
-    return {h: {"figures": [[f["colour"], f["type"]] for f in spot["figures"]],
-                "logs": spot["logs"]} for h, spot in view["hexes"].items()}
+    """View hexes in the engine's form, so the carrying rules can be reused (callers only
+    read them: under a memo they are shared)."""
+    return _memoised(view, ("spots",), lambda: {
+        h: {"figures": [[f["colour"], f["type"]] for f in spot["figures"]],
+            "logs": spot["logs"]} for h, spot in view["hexes"].items()})
 
 
 def _strength(spot: dict[str, Any] | None) -> int:
@@ -122,6 +172,10 @@ def _fresh_hats(view: JSON, seat: str) -> list[str]:
 
 def _mine(view: JSON, seat: str, claims: bool) -> list[tuple[str, dict[str, Any]]]:
     """Undelivered items the seat may move now or next phase 4."""
+    return _memoised(view, ("mine", seat, claims), lambda: _find_mine(view, seat, claims))
+
+
+def _find_mine(view: JSON, seat: str, claims: bool) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for label, item in view["items"].items():
         if item["at"].startswith("ahu:"):
@@ -151,6 +205,10 @@ def _crownable(view: JSON, seat: str) -> list[str]:
 
 def _planned(view: JSON, seat: str) -> list[str]:
     """Ahus our own moai are headed for, so that a headdress may set out before its moai stands."""
+    return _memoised(view, ("planned", seat), lambda: _find_planned(view, seat))
+
+
+def _find_planned(view: JSON, seat: str) -> list[str]:
     taken: set[str] = set()
     for _, item in _mine(view, seat, claims=False):
         if item["kind"] == "moai":
@@ -170,6 +228,10 @@ def _hat_wanted(view: JSON, seat: str) -> int:
     there, or else for a moai that next round's chains can reach in one move: one left
     unmarked at the quarry is anybody's, which mostly helps the others.
     """
+    return _memoised(view, ("hat", seat), lambda: _find_hat_wanted(view, seat))
+
+
+def _find_hat_wanted(view: JSON, seat: str) -> int:
     if not view["supply"]["headdresses"]:
         return 0
     taken: set[str] = set()
@@ -196,6 +258,10 @@ def _capacity(view: JSON, seat: str, q: int) -> int:
     Figures already placed this round count too, so that a project's target stays put while
     its chain is being laid instead of drifting as the screen empties.
     """
+    return _memoised(view, ("capacity", seat, q), lambda: _find_capacity(view, seat, q))
+
+
+def _find_capacity(view: JSON, seat: str, q: int) -> int:
     screen = view.get("screen", {})
     small = screen.get("workers", 0) + (1 if screen.get("sorcerer") else 0)
     logs = screen.get("logs", 0)
@@ -219,6 +285,12 @@ def _best_target(view: JSON, seat: str, item: dict[str, Any], taken: set[str],
     """The best ahu for the item, and its score: the points it earns there per round of
     hauling (a headdress carved this round waits one round more), less a little per hex.
     With ``reach``, only ahus at most that many hexes away count."""
+    key = ("target", seat, item["kind"], item["at"], _need(item), frozenset(taken), reach)
+    return _memoised(view, key, lambda: _find_best_target(view, seat, item, taken, reach))
+
+
+def _find_best_target(view: JSON, seat: str, item: dict[str, Any], taken: set[str],
+                      reach: int | None) -> tuple[float, str | None]:
     pos, q = _position(item), _need(item)
     cap = _capacity(view, seat, q)
     best: tuple[float, str | None] = (0.0, None)
@@ -457,9 +529,7 @@ def _may_mark(markers: int, kept: list[int], item: dict[str, Any], target: str |
 def _move_score(view: JSON, seat: str, spots: dict[str, Any], mv: Move,
                 item: dict[str, Any], target: str | None, may_mark: bool = True) -> float:
     q = _need(item)
-    prefs = preference(view["seats"], seat, None)
-    cost = sum(sum(prestige_of(helpers(spots[h], seat, q, prefs), q).values())
-               for h in mv.path)
+    cost = sum(_helper_cost(view, seat, spots, h, q) for h in mv.path)
     if mv.deliver == "erect":
         assert mv.ahu is not None
         return 100 + 10 * BLACK[mv.ahu] * q - cost
@@ -475,6 +545,14 @@ def _move_score(view: JSON, seat: str, spots: dict[str, Any], mv: Move,
         return -1
     bonus = (2.0 if may_mark else -2.0) if mv.mark else 0.0
     return 5.0 * progress - 0.5 * cost + bonus
+
+
+def _helper_cost(view: JSON, seat: str, spots: dict[str, Any], h: str, q: int) -> int:
+    """The prestige a move of requirement ``q`` across hex ``h`` gives the other seats."""
+    def work() -> int:
+        prefs = preference(view["seats"], seat, None)
+        return sum(prestige_of(helpers(spots[h], seat, q, prefs), q).values())
+    return int(_memoised(view, ("cost", seat, h, q), work))
 
 
 # --- end of round ------------------------------------------------------------------------------
