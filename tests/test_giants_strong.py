@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from rules import giants
 from rules.core import CHANCE
 from rules.giants import strong
+from rules.giants.actions import Pass, Place, Rongo, Special
 from rules.giants.ai import greedy
+from rules.giants.board import AHU_HEXES, AHUS, FOREST, HEXES
 from rules.giants.state import State
 
 
@@ -189,3 +191,70 @@ def test_evaluate_gives_win_shares_and_policy_legal_moves() -> None:
             kept = strong.candidates(s, seat, actions)
             assert kept and all(a in actions for a in kept)
             assert greedy(giants.view(s, seat), seat, actions, random.Random(0)) in kept
+
+
+def _positions(seeds: range, seats: int = 3) -> list[State]:
+    """Every state of a few mostly greedy, partly random games (3-5 seats), with the dice."""
+    out = []
+    for seed in seeds:
+        s = giants.new(list(giants.COLOURS[:seats + seed % 3]), seed=seed)
+        rng = random.Random(seed)
+        while giants.pending(s).seats:
+            pending = giants.pending(s).seats
+            if pending == (CHANCE,):
+                s, _ = giants.apply(s, CHANCE, giants.chance(s, rng))
+                continue
+            out.append(s)
+            seat = pending[0]
+            actions = giants.legal(s, seat)
+            action = greedy(giants.view(s, seat), seat, actions, rng) \
+                if rng.random() < 0.7 else rng.choice(actions)
+            s, _ = giants.apply(s, seat, action)
+    return out
+
+
+def _shapes(s: State) -> list[object]:
+    """Every placement and sorcerer or chief action of a legal shape or nearly so."""
+    out: list[object] = [Pass(), Rongo()]
+    for figure in ("worker", "sorcerer", "chief", "wizard"):
+        for n in range(4):
+            out += [Place(figure, h, n) for h in (*HEXES[:: 7], "ZZ9")]
+            out += [Special(figure, a, logs=n) for a in ("recruit", "marker", "headdress")]
+            out += [Special(figure, "logs", hex=h, logs=n) for h in (*FOREST, HEXES[0])]
+            out += [Special(figure, "reserve", hex=h, ahu=a, logs=n)
+                    for a in AHUS for h in (*AHU_HEXES[a], HEXES[1])]
+    out.append(Special("sorcerer", "recruit", hex=FOREST[0]))
+    return out
+
+
+def test_the_rollout_lists_of_legal_actions_are_legals_own() -> None:
+    """The policy's cheap action lists answer as ``legal`` does: the transport moves are the
+    same list in the same order, and the placements answer ``in`` (and index) alike."""
+    placed = moved = 0
+    for s in _positions(range(3)):
+        seat = giants.pending(s).seats[0]
+        if s.phase == "transport":
+            assert strong.transport_actions(s, seat) == giants.legal(s, seat)
+            moved += 1
+        elif s.phase == "place":
+            actions = giants.legal(s, seat)
+            lazy = strong.Placements(s, seat)
+            listed = set(actions)
+            assert all(a in lazy for a in actions)
+            assert all((a in lazy) == (a in listed) for a in _shapes(s))
+            assert len(lazy) == len(actions) and lazy[-1] == actions[-1]
+            placed += 1
+        else:
+            assert strong.transport_actions(s, seat) == giants.legal(s, seat)
+            assert (Pass() in strong.Placements(s, seat)) == (Pass() in giants.legal(s, seat))
+    assert placed > 50 and moved > 50
+
+
+def test_the_policy_plays_the_greedy_move_from_the_part_of_the_view_it_reads() -> None:
+    for i, s in enumerate(_positions(range(3, 5))):
+        seat = giants.pending(s).seats[0]
+        v = giants.view(s, seat)
+        assert strong.greedy_view(s, seat) == {k: v[k] for k in strong.GREEDY_KEYS}
+        if i % 3 == 0:
+            expected = greedy(v, seat, giants.legal(s, seat), random.Random(i))
+            assert strong.policy(s, seat, random.Random(i)) == expected

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
@@ -61,12 +61,14 @@ ALL_WORKERS = 6
 """Workers of one colour: those not in the urn are ours."""
 
 
-def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
+def greedy(view: JSON, seat: str, actions: Sequence[Action], rng: random.Random) -> Action:
+    """The greedy move among ``actions`` (a list, or any sequence that answers ``in`` as the
+    list of legal actions would)."""
     with memo(view):
         return _greedy(view, seat, actions, rng)
 
 
-def _greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
+def _greedy(view: JSON, seat: str, actions: Sequence[Action], rng: random.Random) -> Action:
     phase = view["phase"]
     if phase == "bid":
         choice: Action | None = _bid(view, seat)
@@ -79,7 +81,9 @@ def _greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) ->
         choice = _transport(view, seat, actions)
     else:
         choice = _endround(view, seat, actions)
-    return choice if choice in actions else rng.choice(actions)
+    if choice is not None and choice in actions:
+        return choice
+    return rng.choice(actions)
 
 
 # --- memo -----------------------------------------------------------------------------------------
@@ -369,9 +373,9 @@ def _sorcerer_worth(view: JSON, seat: str) -> float:
 
 # --- phase 3 -----------------------------------------------------------------------------------
 
-def _place(view: JSON, seat: str, actions: list[Action]) -> Action | None:
+def _place(view: JSON, seat: str, actions: Sequence[Action]) -> Action | None:
     screen = view["screen"]
-    legal = set(actions)
+    legal: Container[Action] = set(actions) if isinstance(actions, list) else actions
     if screen["sorcerer"]:
         for wish in _sorcerer_wishes(view, seat):
             if wish in legal:
@@ -480,7 +484,7 @@ def _figure_for(view: JSON, deficit: int, spot: dict[str, Any] | None
 
 # --- phase 4 -----------------------------------------------------------------------------------
 
-def _transport(view: JSON, seat: str, actions: list[Action]) -> Action:
+def _transport(view: JSON, seat: str, actions: Sequence[Action]) -> Action:
     spots = _spots(view)
     best: tuple[float, Action] = (0.0, Pass())
     targets: dict[str, str | None] = {}
@@ -557,7 +561,7 @@ def _helper_cost(view: JSON, seat: str, spots: dict[str, Any], h: str, q: int) -
 
 # --- end of round ------------------------------------------------------------------------------
 
-def _endround(view: JSON, seat: str, actions: list[Action]) -> Action | None:
+def _endround(view: JSON, seat: str, actions: Sequence[Action]) -> Action | None:
     """Mark the items just put on a quarry that are worth most to us (a moai for its ahu, a new
     headdress for the moai it will crown), as many as the markers allow."""
     answers = [a for a in actions if isinstance(a, EndRound) and not a.recall]

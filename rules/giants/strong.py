@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 from rules.core import JSON
 from rules.giants import ai
@@ -25,23 +26,40 @@ from rules.giants.actions import (
     Action,
     Bid,
     EndRound,
+    Mark,
     Move,
     Pass,
+    Peek,
+    Place,
     Rongo,
+    Special,
     item_key,
 )
 from rules.giants.board import (
     AHU_HEXES,
     AHUS,
+    AHUS_AT,
     BLACK,
     FOREST,
     FOREST_LOGS,
     HEADDRESS_QUARRY,
+    HEXES,
     MOAI_QUARRY,
     RED,
 )
-from rules.giants.legal import legal
+from rules.giants.engine import pending
+from rules.giants.legal import _ok, legal, shortest_paths
+from rules.giants.placement import check_figure, check_special
 from rules.giants.state import LOGS, MARKERS, WORKERS, State, bases_allotted, erected_by
+from rules.giants.transport import (
+    check_mark,
+    check_movable,
+    check_move,
+    check_peek,
+    requirement,
+    start_hex,
+)
+from rules.giants.view import _ahu, _hexes, _items
 from rules.giants.view import view as view_of
 
 HORIZON = 12
@@ -385,8 +403,153 @@ def _rounds_left(state: State) -> float:
 # --- policy and candidates -----------------------------------------------------------------------
 
 def policy(state: State, seat: str, rng: random.Random) -> Action:
-    """The greedy seat's move, from the seat's own view of the state."""
-    return ai.greedy(view_of(state, seat), seat, legal(state, seat), rng)
+    """The greedy seat's move, from the seat's own view of the state.
+
+    Rollouts spend most of a decision here, so the seat sees only the part of its view the
+    greedy seat reads (:func:`greedy_view`), and the legal actions are listed cheaply: in phase
+    3 the greedy seat only asks whether its few wishes are legal (:class:`Placements`), in
+    phase 4 the moves come from :func:`transport_actions`. Both give what ``legal`` gives, so
+    the move is the greedy seat's own."""
+    actions: Sequence[Action]
+    if state.phase == "place":
+        actions = Placements(state, seat)
+    elif state.phase == "transport":
+        actions = transport_actions(state, seat)
+    else:
+        actions = legal(state, seat)
+    return ai.greedy(greedy_view(state, seat), seat, actions, rng)
+
+
+GREEDY_KEYS = ("phase", "seats", "offer", "supply", "hexes", "forest", "ahus", "items",
+               "screen", "urn")
+"""The parts of a seat's view that the greedy seat reads."""
+
+
+def greedy_view(state: State, seat: str) -> JSON:
+    """The parts ``GREEDY_KEYS`` of ``seat``'s view, each exactly as the view gives it."""
+    player = state.players[seat]
+    return {
+        "phase": state.phase,
+        "seats": list(state.seats),
+        "offer": sorted(state.offer),
+        "supply": {"moai": dict(state.supply["moai"]),
+                   "headdresses": state.supply["headdresses"], "logs": state.supply["logs"],
+                   "rongo": state.supply["rongo"]},
+        "hexes": _hexes(state),
+        "forest": {h: {"logs": FOREST_LOGS[h], "harvested": h in state.harvested}
+                   for h in FOREST},
+        "ahus": {a: _ahu(state, a, seat) for a in AHUS},
+        "items": _items(state),
+        "screen": dict(player["screen"]),
+        "urn": dict(player["urn"]),
+    }
+
+
+class Placements(Sequence[Action]):
+    """The legal actions of a seat in phase 3, as ``legal`` lists them, answering ``in``
+    without listing them: the greedy seat asks about a few, and a placement turn has hundreds.
+    The full list is made only if something indexes it (a fallback to a random action)."""
+
+    def __init__(self, state: State, seat: str) -> None:
+        self.state, self.seat = state, seat
+        self._listed: list[Action] | None = None
+
+    def _all(self) -> list[Action]:
+        if self._listed is None:
+            self._listed = legal(self.state, self.seat)
+        return self._listed
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        return self._all()[i]
+
+    def __contains__(self, action: object) -> bool:
+        s, seat = self.state, self.seat
+        if s.phase != "place" or seat not in pending(s).seats:
+            return action in self._all()
+        screen = s.players[seat]["screen"]
+        if isinstance(action, Pass):
+            return True
+        if isinstance(action, Rongo):
+            return bool(screen["markers"] and s.supply["rongo"])
+        if isinstance(action, Place):
+            figure, n = action.figure, action.logs
+            if figure == "worker":
+                has = bool(screen["workers"])
+            elif figure in ("sorcerer", "chief"):
+                has = bool(screen[figure])
+            else:
+                return False
+            top = 0 if figure == "chief" else min(2, screen["logs"])
+            return has and action.hex in HEX_SET and 0 <= n <= top
+        if isinstance(action, Special):
+            return action.figure in ("sorcerer", "chief") and _special_listed(action) \
+                and 0 <= action.logs <= (0 if action.figure == "chief"
+                                         else min(2, screen["logs"])) \
+                and _ok(check_figure, s, seat, action.figure, action.logs) \
+                and _ok(check_special, s, seat, action)
+        return False
+
+
+HEX_SET = frozenset(HEXES)
+
+
+def _special_listed(action: Special) -> bool:
+    """Whether ``legal`` would list a sorcerer or chief action of this shape at all."""
+    if action.action in ("recruit", "marker", "headdress"):
+        return action.hex is None and action.ahu is None
+    if action.action == "logs":
+        return action.hex in FOREST and action.ahu is None
+    if action.action == "reserve":
+        return action.ahu in AHU_HEXES and action.hex in AHU_HEXES[action.ahu]
+    return False
+
+
+def transport_actions(s: State, seat: str) -> list[Action]:
+    """``legal(s, seat)`` in phase 4, listed faster: a move along a shortest path that the
+    search itself found to carry is checked only for what its ending asks (a marker to spare,
+    a claim that must end marked or delivered); deliveries go through the engine's check."""
+    if s.phase != "transport" or seat not in pending(s).seats:
+        return legal(s, seat)
+    out: list[Action] = []
+    markers = s.players[seat]["screen"]["markers"]
+    for label in sorted(s.items, key=item_key):
+        item = s.items[label]
+        if not _ok(check_movable, s, seat, label):
+            continue
+        start = start_hex(item)
+        paths = shortest_paths(s, start, requirement(item))
+        markable = item["marker"] is None and markers >= 1
+        for end in HEXES:
+            path = paths.get(end)
+            if path is None:
+                continue
+            if not item["abandoned"]:
+                out.append(Move(label, path))
+            if markable:
+                out.append(Move(label, path, mark=True))
+            for ahu in AHUS_AT.get(end, ()):
+                for verb in ("erect", "crown"):
+                    m = Move(label, path, verb, ahu)
+                    if _ok(check_move, s, seat, m):
+                        out.append(m)
+        for ahu in AHUS_AT.get(start, ()):
+            for verb in ("erect", "crown"):
+                m = Move(label, (), verb, ahu)
+                if _ok(check_move, s, seat, m):
+                    out.append(m)
+        if _ok(check_mark, s, seat, Mark(label)):
+            out.append(Mark(label))
+    out += [Peek(a) for a in AHUS if _ok(check_peek, s, seat, Peek(a))]
+    out.append(Pass())
+    return out
 
 
 def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
@@ -395,7 +558,12 @@ def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
     A search of a few dozen iterations tells apart only a handful of actions, so each phase
     offers the greedy choice and those that decide most: how hard to bid, whether to recruit,
     fetch a headdress or trade a marker, how far to haul which item, when to stop."""
-    v = view_of(state, seat)
+    v = greedy_view(state, seat)
+    with ai.memo(v):
+        return _candidates(v, state, seat, actions)
+
+
+def _candidates(v: JSON, state: State, seat: str, actions: list[Action]) -> list[Action]:
     greedy = ai.greedy(v, seat, actions, random.Random(0))
     if state.phase == "bid":
         keep = _bid_candidates(greedy, actions)
