@@ -289,27 +289,37 @@ def _best_target(view: JSON, seat: str, item: dict[str, Any], taken: set[str],
     """The best ahu for the item, and its score: the points it earns there per round of
     hauling (a headdress carved this round waits one round more), less a little per hex.
     With ``reach``, only ahus at most that many hexes away count."""
-    key = ("target", seat, item["kind"], item["at"], _need(item), frozenset(taken), reach)
-    return _memoised(view, key, lambda: _find_best_target(view, seat, item, taken, reach))
+    for score, ahu in _ranked(view, seat, item, reach):
+        if ahu not in taken:
+            return score, ahu
+    return 0.0, None
 
 
-def _find_best_target(view: JSON, seat: str, item: dict[str, Any], taken: set[str],
-                      reach: int | None) -> tuple[float, str | None]:
+def _ranked(view: JSON, seat: str, item: dict[str, Any],
+            reach: int | None) -> list[tuple[float, str]]:
+    """The item's targets worth a positive score, best first (ties in board order): the best
+    target outside any ``taken`` set is the first of them not taken, so a decision that asks
+    with many sets scores the targets once."""
+    key = ("ranked", seat, item["kind"], item["at"], _need(item), reach)
+    return _memoised(view, key, lambda: _rank_targets(view, seat, item, reach))
+
+
+def _rank_targets(view: JSON, seat: str, item: dict[str, Any],
+                  reach: int | None) -> list[tuple[float, str]]:
     pos, q = _position(item), _need(item)
     cap = _capacity(view, seat, q)
-    best: tuple[float, str | None] = (0.0, None)
+    scored: list[tuple[float, str]] = []
     for ahu in _targets(view, seat, item):
-        if ahu in taken:
-            continue
         d = _ahu_dist(pos, ahu)
         if reach is not None and d > reach:
             continue
         value = BLACK[ahu] * q if item["kind"] == "moai" else RED[ahu]
         rounds = 1 + max(0, d - cap) / cap + (1 if _fresh(item) else 0)
         score = value / rounds - 0.05 * d
-        if score > best[0]:
-            best = (score, ahu)
-    return best
+        if score > 0.0:
+            scored.append((score, ahu))
+    scored.sort(key=lambda t: -t[0])
+    return scored
 
 
 def _path(spots: dict[str, dict[str, Any]], start: str, ahu: str, q: int) -> list[str]:

@@ -535,20 +535,28 @@ def transport_actions(s: State, seat: str) -> list[Action]:
                 out.append(Move(label, path))
             if markable:
                 out.append(Move(label, path, mark=True))
-            for ahu in AHUS_AT.get(end, ()):
-                for verb in ("erect", "crown"):
-                    m = Move(label, path, verb, ahu)
-                    if _ok(check_move, s, seat, m):
-                        out.append(m)
-        for ahu in AHUS_AT.get(start, ()):
-            for verb in ("erect", "crown"):
-                m = Move(label, (), verb, ahu)
-                if _ok(check_move, s, seat, m):
-                    out.append(m)
+            out += _deliveries(s, seat, label, item, path, end)
+        out += _deliveries(s, seat, label, item, (), start)
         if _ok(check_mark, s, seat, Mark(label)):
             out.append(Mark(label))
     out += [Peek(a) for a in AHUS if _ok(check_peek, s, seat, Peek(a))]
     out.append(Pass())
+    return out
+
+
+def _deliveries(s: State, seat: str, label: str, item: dict[str, Any], path: tuple[str, ...],
+                end: str) -> list[Action]:
+    """The legal deliveries at the end of ``path``: only those the item's kind and the ahu's
+    state allow at all go through the engine's check."""
+    verb = "erect" if item["kind"] == "moai" else "crown"
+    out: list[Action] = []
+    for ahu in AHUS_AT.get(end, ()):
+        spot = s.ahus[ahu]
+        if (spot["moai"] is None) != (verb == "erect") or (verb == "crown" and spot["headdress"]):
+            continue
+        m = Move(label, path, verb, ahu)
+        if _ok(check_move, s, seat, m):
+            out.append(m)
     return out
 
 
