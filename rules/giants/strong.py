@@ -321,12 +321,21 @@ def _endround(view: JSON, seat: str, state: State, needy: set[str],
 # --- evaluate ------------------------------------------------------------------------------------
 
 def evaluate(state: State) -> dict[str, float]:
-    """Win shares from a softmax of estimated final scores."""
+    """Each seat's chance of winning, from its estimated final score's lead over the mean of
+    the others' (a logistic curve, in [0, 1] like a real result).
+
+    The lead over the mean, not over each rival, because a determinisation deals the erected
+    moai of unknown owner among the other seats at random: their sum is known, their split
+    is not, and a split that changes with every iteration would drown what the searched move
+    changes."""
     est = {p: estimate(state, p) for p in state.seats}
-    top = max(est.values())
-    weights = {p: math.exp((v - top) / TEMPERATURE) for p, v in est.items()}
-    total = sum(weights.values())
-    return {p: w / total for p, w in weights.items()}
+    total = sum(est.values())
+    n = len(est)
+    out = {}
+    for p, v in est.items():
+        lead = v - (total - v) / (n - 1)
+        out[p] = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, lead / TEMPERATURE))))
+    return out
 
 
 def estimate(state: State, seat: str) -> float:
@@ -563,9 +572,11 @@ def _deliveries(s: State, seat: str, label: str, item: dict[str, Any], path: tup
 def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
     """The greedy choice and the few alternatives worth a comparison, by phase.
 
-    A search of a few dozen iterations tells apart only a handful of actions, so each phase
-    offers the greedy choice and those that decide most: how hard to bid, whether to recruit,
-    fetch a headdress or trade a marker, how far to haul which item, when to stop."""
+    A search of a few dozen iterations tells apart only a handful of actions, and an
+    alternative it cannot tell apart from the greedy one is picked by chance as often as not,
+    so each phase offers the greedy choice and only those that decide most: how hard to bid,
+    whether to trade a marker, which item to haul how far. A statue to take, a delivery and
+    the markers of the end of the round have one right answer, the greedy one."""
     v = greedy_view(state, seat)
     with ai.memo(v):
         return _candidates(v, state, seat, actions)
@@ -573,14 +584,13 @@ def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
 
 def _candidates(v: JSON, state: State, seat: str, actions: list[Action]) -> list[Action]:
     greedy = ai.greedy(v, seat, actions, random.Random(0))
+    keep: list[Action] = []
     if state.phase == "bid":
         keep = _bid_candidates(greedy, actions)
     elif state.phase == "place":
         keep = _place_candidates(greedy, actions)
-    elif state.phase == "transport":
+    elif state.phase == "transport" and not (isinstance(greedy, Move) and greedy.deliver):
         keep = _transport_candidates(v, seat, actions)
-    else:
-        keep = list(actions)
     out = [greedy]
     for a in keep:
         if a not in out:
@@ -607,23 +617,18 @@ def _place_candidates(greedy: Action, actions: list[Action]) -> list[Action]:
 
 
 def _transport_candidates(v: JSON, seat: str, actions: list[Action]) -> list[Action]:
-    """Every delivery, passing, and the two moves that bring an item furthest to a target."""
-    out: list[Action] = []
+    """The two moves that bring an item furthest to a target (when the greedy seat would not
+    deliver: it delivers whenever it can). Passing ends the seat's phase 4, which the greedy
+    seat does only when no move gains, so it is no alternative."""
     moves: list[tuple[float, Action]] = []
     spots = ai._spots(v)
     for a in actions:
-        if isinstance(a, Pass):
-            out.append(a)
-        elif isinstance(a, Move):
-            if a.deliver:
-                out.append(a)
-                continue
+        if isinstance(a, Move) and not a.deliver:
             item = v["items"][a.item]
             target = ai._best_target(v, seat, item, set())[1]
             moves.append((ai._move_score(v, seat, spots, a, item, target), a))
     moves.sort(key=lambda t: -t[0])
-    out += [a for score, a in moves[:2] if score > 0]
-    return out
+    return [a for score, a in moves[:2] if score > 0]
 
 
 __all__ = ["HORIZON", "candidates", "determinize", "evaluate", "policy"]
