@@ -20,7 +20,7 @@ import heapq
 import random
 from collections.abc import Callable, Container, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from rules.core import JSON
@@ -192,6 +192,11 @@ def _find_mine(view: JSON, seat: str, claims: bool) -> list[tuple[str, dict[str,
 
 
 def _targets(view: JSON, seat: str, item: dict[str, Any]) -> list[str]:
+    return _memoised(view, ("targets", seat, item["kind"]),
+                     lambda: _find_targets(view, seat, item))
+
+
+def _find_targets(view: JSON, seat: str, item: dict[str, Any]) -> list[str]:
     screen = view.get("screen", {})
     if item["kind"] == "moai":
         return [a for a in AHUS if view["ahus"][a]["moai"] is None and (
@@ -306,40 +311,56 @@ def _ranked(view: JSON, seat: str, item: dict[str, Any],
 
 def _rank_targets(view: JSON, seat: str, item: dict[str, Any],
                   reach: int | None) -> list[tuple[float, str]]:
-    pos, q = _position(item), _need(item)
-    cap = _capacity(view, seat, q)
+    q = _need(item)
+    return list(_score_targets(_position(item), q, item["kind"] == "moai", _fresh(item),
+                               tuple(_targets(view, seat, item)), _capacity(view, seat, q),
+                               reach))
+
+
+@lru_cache(maxsize=1 << 16)
+def _score_targets(pos: str, q: int, moai: bool, fresh: bool, targets: tuple[str, ...],
+                   cap: int, reach: int | None) -> tuple[tuple[float, str], ...]:
+    """``_ranked`` worked out from what it depends on alone, so that the many views of one
+    position (a rollout builds one a step) score its items' targets once."""
     scored: list[tuple[float, str]] = []
-    for ahu in _targets(view, seat, item):
+    for ahu in targets:
         d = _ahu_dist(pos, ahu)
         if reach is not None and d > reach:
             continue
-        value = BLACK[ahu] * q if item["kind"] == "moai" else RED[ahu]
-        rounds = 1 + max(0, d - cap) / cap + (1 if _fresh(item) else 0)
+        value = BLACK[ahu] * q if moai else RED[ahu]
+        rounds = 1 + max(0, d - cap) / cap + (1 if fresh else 0)
         score = value / rounds - 0.05 * d
         if score > 0.0:
             scored.append((score, ahu))
     scored.sort(key=lambda t: -t[0])
-    return scored
+    return tuple(scored)
 
 
 def _path(spots: dict[str, dict[str, Any]], start: str, ahu: str, q: int) -> list[str]:
     """A cheap path to the ahu: each hex that cannot carry yet costs extra."""
+    carrying = frozenset(h for h, spot in spots.items() if _strength(spot) >= q)
+    return list(_cheap_path(start, ahu, carrying))
+
+
+@lru_cache(maxsize=1 << 16)
+def _cheap_path(start: str, ahu: str, carrying: frozenset[str]) -> tuple[str, ...]:
+    """``_path`` from what it depends on alone: which hexes carry the item already."""
     goal = set(AHU_HEXES[ahu])
     if start in goal:
-        return []
+        return ()
     heap: list[tuple[float, str, list[str]]] = [(0.0, start, [])]
     seen = {start}
     while heap:
         cost, h, path = heapq.heappop(heap)
         if h in goal:
-            return path
+            return tuple(path)
         for n in NEIGHBOURS[h]:
             if n in seen:
                 continue
             seen.add(n)
-            extra = 0.0 if _strength(spots.get(n)) >= q else 2.0
+            extra = 0.0 if n in carrying else 2.0
             heapq.heappush(heap, (cost + 1 + extra, n, [*path, n]))
-    return []
+    return ()
 
 
 # --- phase 2 -----------------------------------------------------------------------------------
