@@ -296,3 +296,24 @@ def test_candidates_leave_the_one_right_answers_alone() -> None:
             assert kept == [best]
             seen.add("deliver" if delivers else s.phase)
     assert seen == {"choose", "endround", "deliver"}
+
+
+def test_a_seat_may_go_on_moving_the_statue_it_moved_unmarked() -> None:
+    """Its view does not say who moved an unmarked statue, but the seat did: every draw lets
+    it move that statue again, as the real state does (a statue somebody else moved may be
+    drawn as its own too: the search offers only what is really legal at its root)."""
+    found = 0
+    for s in _positions(range(6)):
+        if s.phase != "transport":
+            continue
+        seat = giants.pending(s).seats[0]
+        moved = sorted(label for label, it in s.items.items() if it["mover"] == seat)
+        if not moved:
+            continue
+        for draw in range(3):
+            d = strong.determinize(giants.view(s, seat), seat, random.Random(draw))
+            assert all(d.items[label]["mover"] == seat for label in moved)
+            drawn = set(giants.legal(d, seat))
+            assert all(a in drawn for a in giants.legal(s, seat))
+        found += 1
+    assert found
