@@ -581,7 +581,8 @@ def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
     alternative it cannot tell apart from the greedy one is picked by chance as often as not,
     so each phase offers the greedy choice and only those that decide most: how hard to bid,
     whether to trade a marker, which item to haul how far. A statue to take, a delivery and
-    the markers of the end of the round have one right answer, the greedy one."""
+    the markers of the end of the round have one right answer, the greedy one (with a
+    fallback, see ``_fallback``)."""
     v = greedy_view(state, seat)
     with ai.memo(v):
         return _candidates(v, state, seat, actions)
@@ -600,7 +601,31 @@ def _candidates(v: JSON, state: State, seat: str, actions: list[Action]) -> list
     for a in keep:
         if a not in out:
             out.append(a)
+    fallback = _fallback(v, seat, state.phase, out)
+    if fallback is not None and fallback not in out and fallback in actions:
+        out.append(fallback)
     return out
+
+
+def _fallback(v: JSON, seat: str, phase: str, kept: list[Action]) -> Action | None:
+    """An action surely legal in the real game, when the kept ones may not all be.
+
+    A determinisation draws what the view does not say: who moved an unmarked statue this
+    phase, which statues just went from whose front to a quarry. What is legal in the drawn
+    state may then not be legal at the table, and the search offers at its root only the kept
+    actions that really are: a pass (or an end-of-round answer that changes nothing) keeps
+    that set from ever being empty."""
+    if phase == "endround":
+        return EndRound()
+    if phase != "transport":
+        return None
+    for a in kept:
+        if isinstance(a, Move | Mark):
+            item = v["items"][a.item]
+            if not (item["at"] == f"front:{seat}" or item["marker"] == seat
+                    or item["abandoned"]):
+                return Pass()
+    return None
 
 
 def _bid_candidates(greedy: Action, actions: list[Action]) -> list[Action]:
