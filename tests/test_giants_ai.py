@@ -125,7 +125,7 @@ def test_memo_answers_as_the_plain_helpers_do() -> None:
             with ai.memo(view):
                 assert [ai._best_target(view, seat, it, set()) for it in items] == plain
                 assert [ai._best_target(view, seat, it, set()) for it in items] == plain
-            assert ai._memo_view is None
+            assert ai._active[0] is None
             actions = giants.legal(game.state, seat)
             game.apply(seat, greedy(view, seat, actions, rng))
             checked += 1

@@ -88,8 +88,9 @@ def _greedy(view: JSON, seat: str, actions: Sequence[Action], rng: random.Random
 
 # --- memo -----------------------------------------------------------------------------------------
 
-_memo_view: JSON | None = None
-_memo: dict[tuple[Any, ...], Any] = {}
+_active: tuple[JSON | None, dict[tuple[Any, ...], Any]] = (None, {})
+"""The open memo: its view and what was worked out from it (one pair, read at once, so that
+a memo opened elsewhere meanwhile is never mistaken for this one)."""
 
 
 @contextmanager
@@ -99,23 +100,24 @@ def memo(view: JSON) -> Iterator[None]:
     A decision asks the same questions many times (every move and every headdress asks for the
     best targets of the same items), and the view does not change while it is being decided.
     The memo is tied to this view object alone, and the view must not be changed inside."""
-    global _memo_view, _memo
-    saved = _memo_view, _memo
-    _memo_view, _memo = view, {}
+    global _active
+    saved = _active
+    _active = (view, {})
     try:
         yield
     finally:
-        _memo_view, _memo = saved
+        _active = saved
 
 
 def _memoised(view: JSON, key: tuple[Any, ...], work: Callable[[], Any]) -> Any:
     """``work()``, remembered under ``key`` while a memo of ``view`` is open."""
-    if view is not _memo_view:
+    opened, known = _active
+    if view is not opened:
         return work()
     try:
-        return _memo[key]
+        return known[key]
     except KeyError:
-        value = _memo[key] = work()
+        value = known[key] = work()
         return value
 
 

@@ -400,10 +400,8 @@ def _at(item: dict[str, Any]) -> str:
 def _reach_value(pos: str, ahus: list[str], values: dict[str, int]) -> float:
     """The best ahu's value for an item at ``pos``, discounted by the rounds of hauling."""
     best = 0.0
-    dist = ai._dist(pos)
     for a in ahus:
-        d = min(dist.get(h, 99) for h in AHU_HEXES[a])
-        best = max(best, values[a] * HAUL ** (d / 4))
+        best = max(best, values[a] * HAUL ** (ai._ahu_dist(pos, a) / 4))
     return best
 
 
