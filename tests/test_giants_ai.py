@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 from rules import giants
 from rules.core import CHANCE
+from rules.giants import ai
 from rules.giants.ai import greedy
 from rules.record import Game, parse_header
 from scripts.ai_match import play
+from scripts.greedy_digest import digests
 
 
 def _all_greedy(seats: int, seed: int) -> Game:
@@ -92,3 +96,36 @@ def test_greedy_fetches_a_headdress_a_round_ahead_and_marks_it() -> None:
         s, _ = giants.apply(s, seat, giants.Pass())
     assert s.phase == "endround" and s.items["hat1"]["at"] == "D8"
     assert str(act("red")) == "endround mark=hat1"
+
+
+def test_greedy_games_match_their_recorded_digests() -> None:
+    """Speed-ups of the greedy seat must change no decision: greedy-against-greedy games from
+    seeds 0-19 give the records whose digests were stored (regenerate the file with
+    ``python scripts/greedy_digest.py giants --seeds 20`` only for a deliberate change)."""
+    expected = json.loads((Path(__file__).parent / "records" / "giants_greedy_digests.json")
+                          .read_text())
+    found = digests("giants", 3, range(20))
+    assert found == expected
+
+
+def test_memo_answers_as_the_plain_helpers_do() -> None:
+    """Inside a memo the helpers give what they give without one, and the memo ends with
+    its block, so a later (different) view is never answered from it."""
+    rng = random.Random(3)
+    game = Game.start(parse_header("game giants red blue green seed=4"))
+    checked = 0
+    while game.pending() and checked < 60:
+        game.draw_chance()
+        for seat in game.pending():
+            if seat == CHANCE:
+                continue
+            view = giants.view(game.state, seat)
+            items = [it for it in view["items"].values() if not it["at"].startswith("ahu:")]
+            plain = [ai._best_target(view, seat, it, set()) for it in items]
+            with ai.memo(view):
+                assert [ai._best_target(view, seat, it, set()) for it in items] == plain
+                assert [ai._best_target(view, seat, it, set()) for it in items] == plain
+            assert ai._active[0] is None
+            actions = giants.legal(game.state, seat)
+            game.apply(seat, greedy(view, seat, actions, rng))
+            checked += 1

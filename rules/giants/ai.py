@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Container, Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache, lru_cache
 from typing import Any
 
 from rules.core import JSON
@@ -43,6 +44,7 @@ from rules.giants.board import (
     FOREST,
     FOREST_LOGS,
     HEADDRESS_QUARRY,
+    HEXES,
     MOAI_QUARRY,
     NEIGHBOURS,
     RED,
@@ -59,7 +61,14 @@ ALL_WORKERS = 6
 """Workers of one colour: those not in the urn are ours."""
 
 
-def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> Action:
+def greedy(view: JSON, seat: str, actions: Sequence[Action], rng: random.Random) -> Action:
+    """The greedy move among ``actions`` (a list, or any sequence that answers ``in`` as the
+    list of legal actions would)."""
+    with memo(view):
+        return _greedy(view, seat, actions, rng)
+
+
+def _greedy(view: JSON, seat: str, actions: Sequence[Action], rng: random.Random) -> Action:
     phase = view["phase"]
     if phase == "bid":
         choice: Action | None = _bid(view, seat)
@@ -72,7 +81,44 @@ def greedy(view: JSON, seat: str, actions: list[Action], rng: random.Random) -> 
         choice = _transport(view, seat, actions)
     else:
         choice = _endround(view, seat, actions)
-    return choice if choice in actions else rng.choice(actions)
+    if choice is not None and choice in actions:
+        return choice
+    return rng.choice(actions)
+
+
+# --- memo -----------------------------------------------------------------------------------------
+
+_active: tuple[JSON | None, dict[tuple[Any, ...], Any]] = (None, {})
+"""The open memo: its view and what was worked out from it (one pair, read at once, so that
+a memo opened elsewhere meanwhile is never mistaken for this one)."""
+
+
+@contextmanager
+def memo(view: JSON) -> Iterator[None]:
+    """Within this block, what the helpers below work out from ``view`` is worked out once.
+
+    A decision asks the same questions many times (every move and every headdress asks for the
+    best targets of the same items), and the view does not change while it is being decided.
+    The memo is tied to this view object alone, and the view must not be changed inside."""
+    global _active
+    saved = _active
+    _active = (view, {})
+    try:
+        yield
+    finally:
+        _active = saved
+
+
+def _memoised(view: JSON, key: tuple[Any, ...], work: Callable[[], Any]) -> Any:
+    """``work()``, remembered under ``key`` while a memo of ``view`` is open."""
+    opened, known = _active
+    if view is not opened:
+        return work()
+    try:
+        return known[key]
+    except KeyError:
+        value = known[key] = work()
+        return value
 
 
 # --- board knowledge ---------------------------------------------------------------------------
@@ -82,15 +128,25 @@ def _dist(start: str) -> dict[str, int]:
     return distances(start)
 
 
+_AHU_DIST: dict[str, dict[str, int]] = {
+    pos: {ahu: min(_dist(pos).get(h, 99) for h in AHU_HEXES[ahu]) for ahu in AHUS}
+    for pos in HEXES}
+"""Steps from every hex to the nearest hex of every ahu (99 when none can be reached)."""
+
+
 def _ahu_dist(pos: str, ahu: str) -> int:
-    d = _dist(pos)
-    return min(d.get(h, 99) for h in AHU_HEXES[ahu])
+    row = _AHU_DIST.get(pos)
+    if row is None:
+        return min(_dist(pos).get(h, 99) for h in AHU_HEXES[ahu])
+    return row[ahu]
 
 
 def _spots(view: JSON) -> dict[str, dict[str, Any]]:
-    """View hexes in the engine's form, so the carrying rules can be reused."""
-    return {h: {"figures": [[f["colour"], f["type"]] for f in spot["figures"]],
-                "logs": spot["logs"]} for h, spot in view["hexes"].items()}
+    """View hexes in the engine's form, so the carrying rules can be reused (callers only
+    read them: under a memo they are shared)."""
+    return _memoised(view, ("spots",), lambda: {
+        h: {"figures": [[f["colour"], f["type"]] for f in spot["figures"]],
+            "logs": spot["logs"]} for h, spot in view["hexes"].items()})
 
 
 def _strength(spot: dict[str, Any] | None) -> int:
@@ -122,6 +178,10 @@ def _fresh_hats(view: JSON, seat: str) -> list[str]:
 
 def _mine(view: JSON, seat: str, claims: bool) -> list[tuple[str, dict[str, Any]]]:
     """Undelivered items the seat may move now or next phase 4."""
+    return _memoised(view, ("mine", seat, claims), lambda: _find_mine(view, seat, claims))
+
+
+def _find_mine(view: JSON, seat: str, claims: bool) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for label, item in view["items"].items():
         if item["at"].startswith("ahu:"):
@@ -134,6 +194,11 @@ def _mine(view: JSON, seat: str, claims: bool) -> list[tuple[str, dict[str, Any]
 
 
 def _targets(view: JSON, seat: str, item: dict[str, Any]) -> list[str]:
+    return _memoised(view, ("targets", seat, item["kind"]),
+                     lambda: _find_targets(view, seat, item))
+
+
+def _find_targets(view: JSON, seat: str, item: dict[str, Any]) -> list[str]:
     screen = view.get("screen", {})
     if item["kind"] == "moai":
         return [a for a in AHUS if view["ahus"][a]["moai"] is None and (
@@ -151,6 +216,10 @@ def _crownable(view: JSON, seat: str) -> list[str]:
 
 def _planned(view: JSON, seat: str) -> list[str]:
     """Ahus our own moai are headed for, so that a headdress may set out before its moai stands."""
+    return _memoised(view, ("planned", seat), lambda: _find_planned(view, seat))
+
+
+def _find_planned(view: JSON, seat: str) -> list[str]:
     taken: set[str] = set()
     for _, item in _mine(view, seat, claims=False):
         if item["kind"] == "moai":
@@ -170,6 +239,10 @@ def _hat_wanted(view: JSON, seat: str) -> int:
     there, or else for a moai that next round's chains can reach in one move: one left
     unmarked at the quarry is anybody's, which mostly helps the others.
     """
+    return _memoised(view, ("hat", seat), lambda: _find_hat_wanted(view, seat))
+
+
+def _find_hat_wanted(view: JSON, seat: str) -> int:
     if not view["supply"]["headdresses"]:
         return 0
     taken: set[str] = set()
@@ -196,6 +269,10 @@ def _capacity(view: JSON, seat: str, q: int) -> int:
     Figures already placed this round count too, so that a project's target stays put while
     its chain is being laid instead of drifting as the screen empties.
     """
+    return _memoised(view, ("capacity", seat, q), lambda: _find_capacity(view, seat, q))
+
+
+def _find_capacity(view: JSON, seat: str, q: int) -> int:
     screen = view.get("screen", {})
     small = screen.get("workers", 0) + (1 if screen.get("sorcerer") else 0)
     logs = screen.get("logs", 0)
@@ -219,41 +296,73 @@ def _best_target(view: JSON, seat: str, item: dict[str, Any], taken: set[str],
     """The best ahu for the item, and its score: the points it earns there per round of
     hauling (a headdress carved this round waits one round more), less a little per hex.
     With ``reach``, only ahus at most that many hexes away count."""
-    pos, q = _position(item), _need(item)
-    cap = _capacity(view, seat, q)
-    best: tuple[float, str | None] = (0.0, None)
-    for ahu in _targets(view, seat, item):
-        if ahu in taken:
-            continue
+    for score, ahu in _ranked(view, seat, item, reach):
+        if ahu not in taken:
+            return score, ahu
+    return 0.0, None
+
+
+def _ranked(view: JSON, seat: str, item: dict[str, Any],
+            reach: int | None) -> list[tuple[float, str]]:
+    """The item's targets worth a positive score, best first (ties in board order): the best
+    target outside any ``taken`` set is the first of them not taken, so a decision that asks
+    with many sets scores the targets once."""
+    key = ("ranked", seat, item["kind"], item["at"], _need(item), reach)
+    return _memoised(view, key, lambda: _rank_targets(view, seat, item, reach))
+
+
+def _rank_targets(view: JSON, seat: str, item: dict[str, Any],
+                  reach: int | None) -> list[tuple[float, str]]:
+    q = _need(item)
+    return list(_score_targets(_position(item), q, item["kind"] == "moai", _fresh(item),
+                               tuple(_targets(view, seat, item)), _capacity(view, seat, q),
+                               reach))
+
+
+@lru_cache(maxsize=1 << 16)
+def _score_targets(pos: str, q: int, moai: bool, fresh: bool, targets: tuple[str, ...],
+                   cap: int, reach: int | None) -> tuple[tuple[float, str], ...]:
+    """``_ranked`` worked out from what it depends on alone, so that the many views of one
+    position (a rollout builds one a step) score its items' targets once."""
+    scored: list[tuple[float, str]] = []
+    for ahu in targets:
         d = _ahu_dist(pos, ahu)
         if reach is not None and d > reach:
             continue
-        value = BLACK[ahu] * q if item["kind"] == "moai" else RED[ahu]
-        rounds = 1 + max(0, d - cap) / cap + (1 if _fresh(item) else 0)
+        value = BLACK[ahu] * q if moai else RED[ahu]
+        rounds = 1 + max(0, d - cap) / cap + (1 if fresh else 0)
         score = value / rounds - 0.05 * d
-        if score > best[0]:
-            best = (score, ahu)
-    return best
+        if score > 0.0:
+            scored.append((score, ahu))
+    scored.sort(key=lambda t: -t[0])
+    return tuple(scored)
 
 
 def _path(spots: dict[str, dict[str, Any]], start: str, ahu: str, q: int) -> list[str]:
     """A cheap path to the ahu: each hex that cannot carry yet costs extra."""
+    carrying = frozenset(h for h, spot in spots.items() if _strength(spot) >= q)
+    return list(_cheap_path(start, ahu, carrying))
+
+
+@lru_cache(maxsize=1 << 16)
+def _cheap_path(start: str, ahu: str, carrying: frozenset[str]) -> tuple[str, ...]:
+    """``_path`` from what it depends on alone: which hexes carry the item already."""
     goal = set(AHU_HEXES[ahu])
     if start in goal:
-        return []
+        return ()
     heap: list[tuple[float, str, list[str]]] = [(0.0, start, [])]
     seen = {start}
     while heap:
         cost, h, path = heapq.heappop(heap)
         if h in goal:
-            return path
+            return tuple(path)
         for n in NEIGHBOURS[h]:
             if n in seen:
                 continue
             seen.add(n)
-            extra = 0.0 if _strength(spots.get(n)) >= q else 2.0
+            extra = 0.0 if n in carrying else 2.0
             heapq.heappush(heap, (cost + 1 + extra, n, [*path, n]))
-    return []
+    return ()
 
 
 # --- phase 2 -----------------------------------------------------------------------------------
@@ -297,9 +406,9 @@ def _sorcerer_worth(view: JSON, seat: str) -> float:
 
 # --- phase 3 -----------------------------------------------------------------------------------
 
-def _place(view: JSON, seat: str, actions: list[Action]) -> Action | None:
+def _place(view: JSON, seat: str, actions: Sequence[Action]) -> Action | None:
     screen = view["screen"]
-    legal = set(actions)
+    legal: Container[Action] = set(actions) if isinstance(actions, list) else actions
     if screen["sorcerer"]:
         for wish in _sorcerer_wishes(view, seat):
             if wish in legal:
@@ -408,7 +517,7 @@ def _figure_for(view: JSON, deficit: int, spot: dict[str, Any] | None
 
 # --- phase 4 -----------------------------------------------------------------------------------
 
-def _transport(view: JSON, seat: str, actions: list[Action]) -> Action:
+def _transport(view: JSON, seat: str, actions: Sequence[Action]) -> Action:
     spots = _spots(view)
     best: tuple[float, Action] = (0.0, Pass())
     targets: dict[str, str | None] = {}
@@ -457,9 +566,7 @@ def _may_mark(markers: int, kept: list[int], item: dict[str, Any], target: str |
 def _move_score(view: JSON, seat: str, spots: dict[str, Any], mv: Move,
                 item: dict[str, Any], target: str | None, may_mark: bool = True) -> float:
     q = _need(item)
-    prefs = preference(view["seats"], seat, None)
-    cost = sum(sum(prestige_of(helpers(spots[h], seat, q, prefs), q).values())
-               for h in mv.path)
+    cost = sum(_helper_cost(view, seat, spots, h, q) for h in mv.path)
     if mv.deliver == "erect":
         assert mv.ahu is not None
         return 100 + 10 * BLACK[mv.ahu] * q - cost
@@ -477,9 +584,17 @@ def _move_score(view: JSON, seat: str, spots: dict[str, Any], mv: Move,
     return 5.0 * progress - 0.5 * cost + bonus
 
 
+def _helper_cost(view: JSON, seat: str, spots: dict[str, Any], h: str, q: int) -> int:
+    """The prestige a move of requirement ``q`` across hex ``h`` gives the other seats."""
+    def work() -> int:
+        prefs = preference(view["seats"], seat, None)
+        return sum(prestige_of(helpers(spots[h], seat, q, prefs), q).values())
+    return int(_memoised(view, ("cost", seat, h, q), work))
+
+
 # --- end of round ------------------------------------------------------------------------------
 
-def _endround(view: JSON, seat: str, actions: list[Action]) -> Action | None:
+def _endround(view: JSON, seat: str, actions: Sequence[Action]) -> Action | None:
     """Mark the items just put on a quarry that are worth most to us (a moai for its ahu, a new
     headdress for the moai it will crown), as many as the markers allow."""
     answers = [a for a in actions if isinstance(a, EndRound) and not a.recall]

@@ -7,8 +7,9 @@ statues just went back to a quarry from whose front, and the seed of the future 
 it draws agrees with the view, so the view of the drawn state is the view it started from.
 
 ``evaluate`` estimates each seat's final score (points banked, plus what its statues in hand,
-its free bases and its workers should still bring) and turns the scores into win shares;
-``policy`` is the greedy seat (:mod:`rules.giants.ai`); ``candidates`` keeps the greedy choice
+its free bases and its workers should still bring) and turns each seat's lead over the others
+into a chance of winning; ``policy`` is the greedy seat (:mod:`rules.giants.ai`), made cheap
+enough to play most of a decision's time; ``candidates`` keeps the greedy choice
 and the few alternatives worth comparing in each phase, since a placement or a transport turn
 offers hundreds of legal actions and a decision affords only a few dozen iterations.
 """
@@ -17,7 +18,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 from rules.core import JSON
 from rules.giants import ai
@@ -25,28 +27,46 @@ from rules.giants.actions import (
     Action,
     Bid,
     EndRound,
+    Mark,
     Move,
     Pass,
+    Peek,
+    Place,
     Rongo,
+    Special,
     item_key,
 )
 from rules.giants.board import (
     AHU_HEXES,
     AHUS,
+    AHUS_AT,
     BLACK,
     FOREST,
     FOREST_LOGS,
     HEADDRESS_QUARRY,
+    HEXES,
     MOAI_QUARRY,
     RED,
 )
-from rules.giants.legal import legal
+from rules.giants.engine import pending
+from rules.giants.legal import _ok, legal, shortest_paths
+from rules.giants.placement import check_figure, check_special
 from rules.giants.state import LOGS, MARKERS, WORKERS, State, bases_allotted, erected_by
+from rules.giants.transport import (
+    check_mark,
+    check_movable,
+    check_move,
+    check_peek,
+    requirement,
+    start_hex,
+)
+from rules.giants.view import _ahu, _hexes, _items
 from rules.giants.view import view as view_of
 
-HORIZON = 12
-"""Actor steps of greedy play after the tree: about a third of a round, so the moves just
-searched have started to pay off (a chain laid, a statue hauled) before ``evaluate`` looks."""
+HORIZON = 8
+"""Actor steps of greedy play after the tree: about a quarter of a round, so the moves just
+searched have started to pay off (a chain laid, a statue hauled) before ``evaluate`` looks.
+Twelve steps won no more games at equal time, and each iteration cost a third more."""
 
 TEMPERATURE = 6.0
 """Points of estimated score that make a win e times likelier: the spread of a few rounds."""
@@ -92,7 +112,7 @@ def determinize(view: JSON, seat: str, rng: random.Random) -> State:
                      "mover": None}
              for label, it in view["items"].items()}
     if phase == "transport":
-        _movers(view, seats, items, rng)
+        _movers(view, seat, seats, items, rng)
     ahus = {a: {**view["ahus"][a]} for a in AHUS}
     unknown = [a for a in AHUS if ahus[a]["moai"] and ahus[a]["owner"] is None]
     for a, owner in zip(unknown, owners, strict=True):
@@ -223,10 +243,13 @@ def _share_logs(view: JSON, seat: str, seats: list[str], players: dict[str, dict
             players[others[k]]["screen"]["logs"] += 1
 
 
-def _movers(view: JSON, seats: list[str], items: dict[str, dict[str, Any]],
+def _movers(view: JSON, seat: str, seats: list[str], items: dict[str, dict[str, Any]],
             rng: random.Random) -> None:
     """An unmarked statue on the board that is not abandoned in phase 4 left somebody's front
-    this phase: its mover is drawn among the seats whose revealed bid could sculpt it."""
+    this phase: its mover is the searching seat when its revealed bid could sculpt it (a seat
+    remembers its own moves, which its view does not list; drawn wrongly, the seat could not
+    move its own statue in that draw, and passing would look forced), else one of the seats
+    whose bid could."""
     bids = view["bids"] if isinstance(view["bids"], dict) else {}
     for _, it in sorted(items.items(), key=lambda kv: item_key(kv[0])):
         if it["at"].startswith(("front:", "ahu:")) or it["marker"] or it["abandoned"]:
@@ -234,7 +257,7 @@ def _movers(view: JSON, seats: list[str], items: dict[str, dict[str, Any]],
         able = [p for p in seats if isinstance(bids.get(p), dict)
                 and Bid(0, bids[p]["workers"], bids[p]["chief"], bids[p]["sorcerer"]).strength
                 >= it["size"]]
-        it["mover"] = rng.choice(able or seats)
+        it["mover"] = seat if seat in able else rng.choice(able or seats)
 
 
 def _finished(view: JSON, state: State) -> None:
@@ -303,12 +326,21 @@ def _endround(view: JSON, seat: str, state: State, needy: set[str],
 # --- evaluate ------------------------------------------------------------------------------------
 
 def evaluate(state: State) -> dict[str, float]:
-    """Win shares from a softmax of estimated final scores."""
+    """Each seat's chance of winning, from its estimated final score's lead over the mean of
+    the others' (a logistic curve, in [0, 1] like a real result).
+
+    The lead over the mean, not over each rival, because a determinisation deals the erected
+    moai of unknown owner among the other seats at random: their sum is known, their split
+    is not, and a split that changes with every iteration would drown what the searched move
+    changes."""
     est = {p: estimate(state, p) for p in state.seats}
-    top = max(est.values())
-    weights = {p: math.exp((v - top) / TEMPERATURE) for p, v in est.items()}
-    total = sum(weights.values())
-    return {p: w / total for p, w in weights.items()}
+    total = sum(est.values())
+    n = len(est)
+    out = {}
+    for p, v in est.items():
+        lead = v - (total - v) / (n - 1)
+        out[p] = 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, lead / TEMPERATURE))))
+    return out
 
 
 def estimate(state: State, seat: str) -> float:
@@ -368,10 +400,8 @@ def _at(item: dict[str, Any]) -> str:
 def _reach_value(pos: str, ahus: list[str], values: dict[str, int]) -> float:
     """The best ahu's value for an item at ``pos``, discounted by the rounds of hauling."""
     best = 0.0
-    dist = ai._dist(pos)
     for a in ahus:
-        d = min(dist.get(h, 99) for h in AHU_HEXES[a])
-        best = max(best, values[a] * HAUL ** (d / 4))
+        best = max(best, values[a] * HAUL ** (ai._ahu_dist(pos, a) / 4))
     return best
 
 
@@ -385,31 +415,215 @@ def _rounds_left(state: State) -> float:
 # --- policy and candidates -----------------------------------------------------------------------
 
 def policy(state: State, seat: str, rng: random.Random) -> Action:
-    """The greedy seat's move, from the seat's own view of the state."""
-    return ai.greedy(view_of(state, seat), seat, legal(state, seat), rng)
+    """The greedy seat's move, from the seat's own view of the state.
+
+    Rollouts spend most of a decision here, so the seat sees only the part of its view the
+    greedy seat reads (:func:`greedy_view`), and the legal actions are listed cheaply: in phase
+    3 the greedy seat only asks whether its few wishes are legal (:class:`Placements`), in
+    phase 4 the moves come from :func:`transport_actions`. Both give what ``legal`` gives, so
+    the move is the greedy seat's own."""
+    actions: Sequence[Action]
+    if state.phase == "place":
+        actions = Placements(state, seat)
+    elif state.phase == "transport":
+        actions = transport_actions(state, seat)
+    else:
+        actions = legal(state, seat)
+    return ai.greedy(greedy_view(state, seat), seat, actions, rng)
+
+
+GREEDY_KEYS = ("phase", "seats", "offer", "supply", "hexes", "forest", "ahus", "items",
+               "screen", "urn")
+"""The parts of a seat's view that the greedy seat reads."""
+
+
+def greedy_view(state: State, seat: str) -> JSON:
+    """The parts ``GREEDY_KEYS`` of ``seat``'s view, each exactly as the view gives it."""
+    player = state.players[seat]
+    return {
+        "phase": state.phase,
+        "seats": list(state.seats),
+        "offer": sorted(state.offer),
+        "supply": {"moai": dict(state.supply["moai"]),
+                   "headdresses": state.supply["headdresses"], "logs": state.supply["logs"],
+                   "rongo": state.supply["rongo"]},
+        "hexes": _hexes(state),
+        "forest": {h: {"logs": FOREST_LOGS[h], "harvested": h in state.harvested}
+                   for h in FOREST},
+        "ahus": {a: _ahu(state, a, seat) for a in AHUS},
+        "items": _items(state),
+        "screen": dict(player["screen"]),
+        "urn": dict(player["urn"]),
+    }
+
+
+class Placements(Sequence[Action]):
+    """The legal actions of a seat in phase 3, as ``legal`` lists them, answering ``in``
+    without listing them: the greedy seat asks about a few, and a placement turn has hundreds.
+    The full list is made only if something indexes it (a fallback to a random action)."""
+
+    def __init__(self, state: State, seat: str) -> None:
+        self.state, self.seat = state, seat
+        self._listed: list[Action] | None = None
+
+    def _all(self) -> list[Action]:
+        if self._listed is None:
+            self._listed = legal(self.state, self.seat)
+        return self._listed
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        return self._all()[i]
+
+    def __contains__(self, action: object) -> bool:
+        s, seat = self.state, self.seat
+        if s.phase != "place" or seat not in pending(s).seats:
+            return action in self._all()
+        screen = s.players[seat]["screen"]
+        if isinstance(action, Pass):
+            return True
+        if isinstance(action, Rongo):
+            return bool(screen["markers"] and s.supply["rongo"])
+        if isinstance(action, Place):
+            figure, n = action.figure, action.logs
+            if figure == "worker":
+                has = bool(screen["workers"])
+            elif figure in ("sorcerer", "chief"):
+                has = bool(screen[figure])
+            else:
+                return False
+            top = 0 if figure == "chief" else min(2, screen["logs"])
+            return has and action.hex in HEX_SET and 0 <= n <= top
+        if isinstance(action, Special):
+            return action.figure in ("sorcerer", "chief") and _special_listed(action) \
+                and 0 <= action.logs <= (0 if action.figure == "chief"
+                                         else min(2, screen["logs"])) \
+                and _ok(check_figure, s, seat, action.figure, action.logs) \
+                and _ok(check_special, s, seat, action)
+        return False
+
+
+HEX_SET = frozenset(HEXES)
+
+
+def _special_listed(action: Special) -> bool:
+    """Whether ``legal`` would list a sorcerer or chief action of this shape at all."""
+    if action.action in ("recruit", "marker", "headdress"):
+        return action.hex is None and action.ahu is None
+    if action.action == "logs":
+        return action.hex in FOREST and action.ahu is None
+    if action.action == "reserve":
+        return action.ahu in AHU_HEXES and action.hex in AHU_HEXES[action.ahu]
+    return False
+
+
+def transport_actions(s: State, seat: str) -> list[Action]:
+    """``legal(s, seat)`` in phase 4, listed faster: a move along a shortest path that the
+    search itself found to carry is checked only for what its ending asks (a marker to spare,
+    a claim that must end marked or delivered); deliveries go through the engine's check."""
+    if s.phase != "transport" or seat not in pending(s).seats:
+        return legal(s, seat)
+    out: list[Action] = []
+    markers = s.players[seat]["screen"]["markers"]
+    for label in sorted(s.items, key=item_key):
+        item = s.items[label]
+        if not _ok(check_movable, s, seat, label):
+            continue
+        start = start_hex(item)
+        paths = shortest_paths(s, start, requirement(item))
+        markable = item["marker"] is None and markers >= 1
+        for end in HEXES:
+            path = paths.get(end)
+            if path is None:
+                continue
+            if not item["abandoned"]:
+                out.append(Move(label, path))
+            if markable:
+                out.append(Move(label, path, mark=True))
+            out += _deliveries(s, seat, label, item, path, end)
+        out += _deliveries(s, seat, label, item, (), start)
+        if _ok(check_mark, s, seat, Mark(label)):
+            out.append(Mark(label))
+    out += [Peek(a) for a in AHUS if _ok(check_peek, s, seat, Peek(a))]
+    out.append(Pass())
+    return out
+
+
+def _deliveries(s: State, seat: str, label: str, item: dict[str, Any], path: tuple[str, ...],
+                end: str) -> list[Action]:
+    """The legal deliveries at the end of ``path``: only those the item's kind and the ahu's
+    state allow at all go through the engine's check."""
+    verb = "erect" if item["kind"] == "moai" else "crown"
+    out: list[Action] = []
+    for ahu in AHUS_AT.get(end, ()):
+        spot = s.ahus[ahu]
+        if (spot["moai"] is None) != (verb == "erect") or (verb == "crown" and spot["headdress"]):
+            continue
+        m = Move(label, path, verb, ahu)
+        if _ok(check_move, s, seat, m):
+            out.append(m)
+    return out
 
 
 def candidates(state: State, seat: str, actions: list[Action]) -> list[Action]:
     """The greedy choice and the few alternatives worth a comparison, by phase.
 
-    A search of a few dozen iterations tells apart only a handful of actions, so each phase
-    offers the greedy choice and those that decide most: how hard to bid, whether to recruit,
-    fetch a headdress or trade a marker, how far to haul which item, when to stop."""
-    v = view_of(state, seat)
+    A search of a few dozen iterations tells apart only a handful of actions, and an
+    alternative it cannot tell apart from the greedy one is picked by chance as often as not,
+    so each phase offers the greedy choice and only those that decide most: how hard to bid,
+    whether to trade a marker, which item to haul how far. A statue to take, a delivery and
+    the markers of the end of the round have one right answer, the greedy one (with a
+    fallback, see ``_fallback``)."""
+    v = greedy_view(state, seat)
+    with ai.memo(v):
+        return _candidates(v, state, seat, actions)
+
+
+def _candidates(v: JSON, state: State, seat: str, actions: list[Action]) -> list[Action]:
     greedy = ai.greedy(v, seat, actions, random.Random(0))
+    keep: list[Action] = []
     if state.phase == "bid":
         keep = _bid_candidates(greedy, actions)
     elif state.phase == "place":
         keep = _place_candidates(greedy, actions)
-    elif state.phase == "transport":
+    elif state.phase == "transport" and not (isinstance(greedy, Move) and greedy.deliver):
         keep = _transport_candidates(v, seat, actions)
-    else:
-        keep = list(actions)
     out = [greedy]
     for a in keep:
         if a not in out:
             out.append(a)
+    fallback = _fallback(v, seat, state.phase, out)
+    if fallback is not None and fallback not in out and fallback in actions:
+        out.append(fallback)
     return out
+
+
+def _fallback(v: JSON, seat: str, phase: str, kept: list[Action]) -> Action | None:
+    """An action surely legal in the real game, when the kept ones may not all be.
+
+    A determinisation draws what the view does not say: who moved an unmarked statue this
+    phase, which statues just went from whose front to a quarry. What is legal in the drawn
+    state may then not be legal at the table, and the search offers at its root only the kept
+    actions that really are: a pass (or an end-of-round answer that changes nothing) keeps
+    that set from ever being empty."""
+    if phase == "endround":
+        return EndRound()
+    if phase != "transport":
+        return None
+    for a in kept:
+        if isinstance(a, Move | Mark):
+            item = v["items"][a.item]
+            if not (item["at"] == f"front:{seat}" or item["marker"] == seat
+                    or item["abandoned"]):
+                return Pass()
+    return None
 
 
 def _bid_candidates(greedy: Action, actions: list[Action]) -> list[Action]:
@@ -431,23 +645,18 @@ def _place_candidates(greedy: Action, actions: list[Action]) -> list[Action]:
 
 
 def _transport_candidates(v: JSON, seat: str, actions: list[Action]) -> list[Action]:
-    """Every delivery, passing, and the two moves that bring an item furthest to a target."""
-    out: list[Action] = []
+    """The two moves that bring an item furthest to a target (when the greedy seat would not
+    deliver: it delivers whenever it can). Passing ends the seat's phase 4, which the greedy
+    seat does only when no move gains, so it is no alternative."""
     moves: list[tuple[float, Action]] = []
     spots = ai._spots(v)
     for a in actions:
-        if isinstance(a, Pass):
-            out.append(a)
-        elif isinstance(a, Move):
-            if a.deliver:
-                out.append(a)
-                continue
+        if isinstance(a, Move) and not a.deliver:
             item = v["items"][a.item]
             target = ai._best_target(v, seat, item, set())[1]
             moves.append((ai._move_score(v, seat, spots, a, item, target), a))
     moves.sort(key=lambda t: -t[0])
-    out += [a for score, a in moves[:2] if score > 0]
-    return out
+    return [a for score, a in moves[:2] if score > 0]
 
 
 __all__ = ["HORIZON", "candidates", "determinize", "evaluate", "policy"]
