@@ -16,9 +16,6 @@ from rules.makemake.engine import (
     State,
     apply,
     from_json,
-    held,
-    manu_on_board,
-    sacred_count,
 )
 
 
@@ -110,19 +107,7 @@ def strengths(state: State) -> dict[str, float]:
 
 
 def strength(state: State, seat: str) -> float:
-    # sites with exactly two of their territories controlled by the seat, counted from the
-    # territories it controls (this runs for every seat after every candidate action: looking
-    # at every site's territories in turn was most of the AI's time)
-    around: dict[str, int] = {}
-    board = state.board
-    for t in TERRITORIES:
-        cell = board[t]
-        if cell.moai or cell.owner == seat:  # controls(state, seat, t), inlined
-            for site in _SITES_BY_TERRITORY[t]:
-                around[site] = around.get(site, 0) + 1
-    near_sites = sum(1 for site, count in around.items()
-                     if count == 2 and state.sites[site] is None)
-    reserve = state.reserves[seat]
-    return (100 * manu_on_board(state, seat) + 120 * (state.makemake == seat)
-            + 15 * sacred_count(state, seat) + 4 * len(held(state, seat)) + 3 * near_sites
-            + 0.5 * reserve.tokens)
+    """One seat's measure of a position: 100 a Tangata Manu on the board, 120 for being Make
+    Make, 15 a sacred territory and 4 any territory it controls, 3 a free site with exactly two
+    of its territories controlled, half a point a token in reserve (see :func:`strengths`)."""
+    return strengths(state)[seat]

@@ -57,7 +57,7 @@ def determinize(view: JSON, seat: str, rng: random.Random) -> State:
 
 def evaluate(state: State) -> dict[str, float]:
     """Win shares from the greedy seat's strength by a softmax (see :data:`TEMPERATURE`)."""
-    strengths = {p: ai.strength(state, p) for p in state.seats}
+    strengths = ai.strengths(state)
     top = max(strengths.values())
     weights = {p: math.exp((v - top) / TEMPERATURE) for p, v in strengths.items()}
     total = sum(weights.values())
