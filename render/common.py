@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import as_file
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -152,16 +152,30 @@ class Draw(ImageDraw.ImageDraw):
 
     def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
              anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
-        x, y = xy
-        if (args or kwargs or not isinstance(text, str) or "\n" in text
-                or not isinstance(font, ImageFont.FreeTypeFont) or self.image.mode != "RGB"
-                or x < 0 or y < 0 or fill is None):
+        found = text_mask_of(self.image, xy, text, fill, font, anchor, args, kwargs)
+        if found is False:
             super().text(xy, text, fill, font, anchor, *args, **kwargs)
-            return
-        found = _text_mask(font, text, anchor or "la", math.modf(x)[0], math.modf(y)[0])
-        if found is not None:
-            mask, dx, dy = found
-            self.image.paste(fill, (int(x) + dx, int(y) + dy), mask)
+        elif found is not None:
+            mask, corner = found
+            self.image.paste(fill, corner, mask)
+
+
+def text_mask_of(image: Image.Image, xy: tuple[float, float], text: Any, fill: Any, font: Any,
+                 anchor: str | None, args: tuple[Any, ...], kwargs: dict[str, Any],
+                 ) -> tuple[Image.Image, tuple[int, int]] | Literal[False] | None:
+    """How :class:`Draw` draws a text on ``image``: its mask and the mask's corner, to paste
+    ``fill`` through; None when it covers nothing; False when Pillow's own ``text`` must
+    draw it (other options, several lines, a point left of or above the picture)."""
+    x, y = xy
+    if (args or kwargs or not isinstance(text, str) or "\n" in text
+            or not isinstance(font, ImageFont.FreeTypeFont) or image.mode != "RGB"
+            or x < 0 or y < 0 or fill is None):
+        return False
+    found = _text_mask(font, text, anchor or "la", math.modf(x)[0], math.modf(y)[0])
+    if found is None:
+        return None
+    mask, dx, dy = found
+    return mask, (int(x) + dx, int(y) + dy)
 
 
 def _is_cjk(char: str) -> bool:

@@ -11,14 +11,15 @@ what the public view holds: an erected moai's base stays grey unless the view na
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import frames, giants_screen
 from render import giants_art as art
-from render import giants_screen
 from render.common import (
     BLACK,
     CHANGED,
@@ -27,7 +28,6 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
-    Draw,
     changed_box,
     changed_hex,
     fit_text,
@@ -45,6 +45,7 @@ from render.common import (
     text_lang,
     text_length,
 )
+from render.frames import draw_on
 from render.i18n import t
 from render.palette import Design, Palette, build, encode
 from rules.data import load
@@ -423,9 +424,19 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
     changed hex gets a bright ring just inside its edge (under its chips, which must stay
     readable where a crowded hex's chips reach over the edge); a changed ahu's slot lights up
     behind its statue. Labels that are not on this board are ignored."""
-    final = bool(view["finished"])
-    image = static_layers(lang, len(view["seats"]), final).base.copy()
-    draw = Draw(image)
+    image = _base(view, lang).copy()
+    _paint(image, view, lang, names, highlight)
+    return image
+
+
+def _base(view: dict[str, Any], lang: str) -> Image.Image:
+    return static_layers(lang, len(view["seats"]), bool(view["finished"])).base
+
+
+def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str, str] | None,
+           highlight: frozenset[str]) -> None:
+    """Everything of the view on the board's static layer (``image`` starts as it)."""
+    draw = draw_on(image)
     shown = seat_names(view["seats"], lang, names)
     _draw_changed_hexes(image, highlight)
     tray = _draw_hexes(image, view, lang)
@@ -437,15 +448,17 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
     _draw_offer(image, draw, view, lang)
     status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
     _draw_legend(image, draw, view, lang, shown)
-    return image
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
-          highlight: frozenset[str] = frozenset()) -> bytes:
+          highlight: frozenset[str] = frozenset(), frame: Hashable = None) -> bytes:
     """PNG bytes of the public board (or of the board as the view's seat sees it), with what
-    changed (``highlight``) ringed."""
-    image = canvas(view, lang, names, highlight=highlight)
-    return encode(palette(), image)
+    changed (``highlight``) ringed; ``frame`` names the stream of boards it follows (see
+    :mod:`render.frames`)."""
+    if frame is None:
+        return encode(palette(), canvas(view, lang, names, highlight=highlight))
+    return frames.drawn(frame, _base(view, lang), palette(),
+                        lambda image: _paint(image, view, lang, names, highlight))
 
 
 def item_number(item_id: str) -> int:
@@ -581,7 +594,7 @@ def tray_layout(view: dict[str, Any]) -> tuple[Box, list[tuple[Image.Image, floa
 def _draw_tray(image: Image.Image, view: dict[str, Any], lang: str) -> Box:
     """The tray on the sea: the quarry's stone, its label, and the statues lying there."""
     box, placed = tray_layout(view)
-    draw = Draw(image)
+    draw = draw_on(image)
     draw.rounded_rectangle(box, radius=8, fill=QUARRY, outline=WHITE, width=2)
     y = box[1] + TRAY_HEAD / 2 + 2
     paste_centred(image, _key_hex(QUARRY), (box[0] + 20, y))

@@ -9,12 +9,14 @@ comes from the view, so a public image cannot show a secret.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import frames
 from render.common import (
     BLACK,
     CHANGED,
@@ -22,7 +24,6 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
-    Draw,
     changed_box,
     encode_png,
     fit_text,
@@ -38,6 +39,7 @@ from render.common import (
     swatch,
     text_lang,
 )
+from render.frames import draw_on
 from render.giganten_art import (
     BLACK_LOCO,
     CARD_BEIGE,
@@ -374,10 +376,21 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
     ``highlight``: space labels (and company names, for a changed price) that changed since the
     table's previous state; they get a bright ring on top of the pieces. Labels that are not
     on this board are ignored."""
+    image = _base(view, lang).copy()
+    _paint(image, view, lang, names, highlight)
+    return image
+
+
+def _base(view: dict[str, Any], lang: str) -> Image.Image:
+    return static_base(lang, len(view["seats"]), bool(view["finished"]))
+
+
+def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str, str] | None,
+           highlight: frozenset[str]) -> None:
+    """Everything of the view on the board's static layer (``image`` starts as it)."""
     seats = view["seats"]
     layout = Layout(len(seats))
-    image = static_base(lang, len(seats), bool(view["finished"])).copy()
-    draw = Draw(image)
+    draw = draw_on(image)
     shown = seat_names(seats, lang, names)
     _draw_spaces(image, view)
     _draw_trucks(image, view)
@@ -390,15 +403,17 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
         _draw_cards(image, draw, view, layout, lang, shown)
     _draw_header(draw, view, lang, shown)
     _draw_legend(draw, view, layout, lang, shown)
-    return image
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
-          highlight: frozenset[str] = frozenset()) -> bytes:
+          highlight: frozenset[str] = frozenset(), frame: Hashable = None) -> bytes:
     """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board), with
-    what changed (``highlight``) ringed."""
-    image = canvas(view, lang, names, highlight=highlight)
-    return encode(palette(), image)
+    what changed (``highlight``) ringed; ``frame`` names the stream of boards it follows (see
+    :mod:`render.frames`)."""
+    if frame is None:
+        return encode(palette(), canvas(view, lang, names, highlight=highlight))
+    return frames.drawn(frame, _base(view, lang), palette(),
+                        lambda image: _paint(image, view, lang, names, highlight))
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",

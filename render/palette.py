@@ -193,8 +193,10 @@ _FINAL = b"\x03\x00"
 """An empty last block: it ends a deflate stream whose blocks were all flushed."""
 
 
-_Band = tuple[bytes, int, int]
+Band = tuple[bytes, int, int]
 """A band's deflated rows, their Adler-32 and their length."""
+BandKey = tuple[int, int, int]
+"""A band's palette, picture width and the 128-bit hash of its RGB rows."""
 BAND_BUDGET = 48 * 1024 * 1024
 """Bytes of compressed bands kept per process: the bands of some hundreds of boards."""
 BAND_OVERHEAD = 160
@@ -219,20 +221,20 @@ class Bands:
         """Bands found (statistics for benchmarks and tests)."""
         self.made = 0
         """Bands quantized and deflated."""
-        self._kept: OrderedDict[tuple[int, int, int], _Band] = OrderedDict()
+        self._kept: OrderedDict[tuple[int, int, int], Band] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._kept)
 
-    def get(self, key: tuple[int, int, int]) -> _Band | None:
+    def get(self, key: tuple[int, int, int]) -> Band | None:
         with self._lock:
             band = self._kept.get(key)
             if band is not None:
                 self._kept.move_to_end(key)
             return band
 
-    def put(self, key: tuple[int, int, int], band: _Band) -> None:
+    def put(self, key: tuple[int, int, int], band: Band) -> None:
         with self._lock:
             if key in self._kept:
                 return
@@ -255,41 +257,48 @@ BANDS = Bands()
 def encode(palette: Palette, picture: Image.Image, bands: Bands = BANDS) -> bytes:
     """PNG bytes of ``picture`` (RGB) with ``palette``: its bands looked up by content, and
     only the missing ones mapped to the palette and deflated."""
+    return encode_known(palette, picture, [None] * -(-picture.height // BAND), bands)[0]
+
+
+def encode_known(palette: Palette, picture: Image.Image,
+                 known: list[tuple[BandKey, Band] | None],
+                 bands: Bands = BANDS) -> tuple[bytes, list[BandKey]]:
+    """:func:`encode`, with the bands that are already known (their key and bytes; None for
+    the others, which are hashed, looked up and made as needed), and the keys of all bands."""
     if picture.mode != "RGB":
         raise ValueError(f"a {picture.mode} picture: the encoder takes RGB")
     width, height = picture.size
-    rgb = memoryview(picture.tobytes())
-    step = width * 3 * BAND
-    keys = [(palette.ident, width, xxhash.xxh3_128_intdigest(rgb[at:at + step]))
-            for at in range(0, len(rgb), step)]
-    found: list[_Band | None] = [bands.get(key) for key in keys]
+    keys: list[BandKey | None] = [None if k is None else k[0] for k in known]
+    found: list[Band | None] = [None if k is None else k[1] for k in known]
+    for top_band, end_band in _runs(found):
+        top, bottom = top_band * BAND, min(end_band * BAND, height)
+        whole = top == 0 and bottom == height
+        rgb = memoryview((picture if whole else picture.crop((0, top, width, bottom))).tobytes())
+        step = width * 3 * BAND
+        for m in range(top_band, end_band):
+            at = (m - top_band) * step
+            key = keys[m] = (palette.ident, width, xxhash.xxh3_128_intdigest(rgb[at:at + step]))
+            found[m] = bands.get(key)
     deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-    made: dict[tuple[int, int, int], _Band] = {}
+    made: dict[BandKey, Band] = {}
     """Bands made for this picture: one that comes again in it is made once."""
-    n = 0
-    while n < len(found):
-        if found[n] is not None:
-            bands.found += 1
-            n += 1
-            continue
-        end = n
-        while end < len(found) and found[end] is None:
-            end += 1
+    for n, end in _runs(found, count_found=bands):
         top, bottom = n * BAND, min(end * BAND, height)
         raw = palette.quantize(picture.crop((0, top, width, bottom))).tobytes()
         for m in range(n, end):
-            band = made.get(keys[m])
+            band_key = keys[m]
+            assert band_key is not None
+            band = made.get(band_key)
             if band is None:
                 rows = _rows(raw, width, m * BAND - top, min((m + 1) * BAND, height) - top)
-                band = made[keys[m]] = (
+                band = made[band_key] = (
                     deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH),
                     zlib.adler32(rows), len(rows))
-                bands.put(keys[m], band)
+                bands.put(band_key, band)
                 bands.made += 1
             else:
                 bands.found += 1
             found[m] = band
-        n = end
     parts = [_ZLIB_HEADER]
     adler = 1
     for band in found:
@@ -298,4 +307,22 @@ def encode(palette: Palette, picture: Image.Image, bands: Bands = BANDS) -> byte
         adler = _adler_combine(adler, band[1], band[2])
     parts.append(_FINAL)
     parts.append(struct.pack(">I", adler))
-    return _png(palette, picture.size, b"".join(parts))
+    return _png(palette, picture.size, b"".join(parts)), [k for k in keys if k is not None]
+
+
+def _runs(found: list[Band | None], count_found: Bands | None = None) -> list[tuple[int, int]]:
+    """The runs of missing bands, as (first, end); ``count_found`` counts the others."""
+    runs = []
+    n = 0
+    while n < len(found):
+        if found[n] is not None:
+            n += 1
+            continue
+        end = n
+        while end < len(found) and found[end] is None:
+            end += 1
+        runs.append((n, end))
+        n = end
+    if count_found is not None:
+        count_found.found += len(found) - sum(end - n for n, end in runs)
+    return runs

@@ -394,7 +394,8 @@ def _board(session: Session, ui: GameUI, state: Any, names: dict[str, str],
     key = session.worked_out(state, ("board", lang, tuple(names.items()), tuple(changed)),
                              lambda _: _digest(view, lang, names, changed))
     return Picture(BOARD_FILE, key, renderer, (view, lang, names),
-                   {"highlight": frozenset(changed)}, stream=(session.id, "board"))
+                   {"highlight": frozenset(changed), "frame": (session.id, "board", lang)},
+                   stream=(session.id, "board"))
 
 
 def _latest_turn(steps: list[Step]) -> list[Step]:

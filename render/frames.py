@@ -1,0 +1,311 @@
+"""Boards drawn again only where they changed.
+
+A board is its static layer with a few hundred things drawn on it in order: sprites and texts
+pasted, a few shapes. A move changes a handful of them. So a render first *records* what it
+would draw, on a :class:`Sheet` (a stand-in for the picture that keeps each paste and shape
+with its key and the rows it reaches), and compares that list with the list of the stream's
+previous picture (the same game's board, kept by :func:`drawn` under the stream's name).
+
+The two lists are matched in order (:class:`difflib.SequenceMatcher`): a band of rows (the
+encoder's unit, :data:`render.palette.BAND`) that no unmatched operation reaches is the same
+as in the previous picture, pixel for pixel, since every operation that reaches it is in both
+lists, in the same order, over the same static layer. Its compressed bytes are taken from the
+band cache. Only the operations that reach a changed band are drawn, on a copy of the static
+layer, and only the changed bands are hashed, mapped to the palette and deflated.
+
+The result is the same PNG, byte for byte, as drawing and encoding the whole picture
+(``tests/test_render_frames.py`` plays whole games both ways). What makes that hold:
+
+- an operation's key holds everything its pixels depend on (arguments, a picture's content,
+  a font's identity), and its rows hold every row it can touch (a shape's rows are widened
+  by its line width and a margin; a text that is not drawn from its mask counts as touching
+  every row);
+- pictures drawn from are not changed afterwards (the renderers' sprites are cached, and a
+  cached picture is never drawn on).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+import xxhash
+from PIL import Image, ImageFont
+
+from render import palette as pal
+from render.common import Draw, text_mask_of
+
+FRAMES_KEPT = 512
+"""Streams whose previous picture a process remembers (its operations and band keys, a few
+tens of KiB each); a stream beyond them is drawn whole."""
+SHAPE_MARGIN = 2
+"""Rows beyond a shape's coordinates and line width that it may still touch."""
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One recorded drawing: what it is (``key``), the rows it may touch, how to draw it."""
+
+    key: Hashable
+    top: int
+    bottom: int
+    method: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+_IMAGE_KEYS: dict[int, tuple[weakref.ref[Image.Image], Hashable]] = {}
+_FONTS: dict[int, ImageFont.FreeTypeFont] = {}
+"""Fonts seen in keys, kept alive so that their identity stays theirs."""
+_LOCK = threading.Lock()
+
+
+def _image_key(image: Image.Image) -> Hashable:
+    """A picture's content as a key (its mode, size and a 128-bit hash of its bytes),
+    worked out once per picture object."""
+    found = _IMAGE_KEYS.get(id(image))
+    if found is not None and found[0]() is image:
+        return found[1]
+    key = ("image", image.mode, image.size, xxhash.xxh3_128_intdigest(image.tobytes()))
+    with _LOCK:
+        if len(_IMAGE_KEYS) > 8192:
+            for ident in [i for i, (ref, _) in _IMAGE_KEYS.items() if ref() is None]:
+                del _IMAGE_KEYS[ident]
+        _IMAGE_KEYS[id(image)] = (weakref.ref(image), key)
+    return key
+
+
+def keyed(value: Any) -> Hashable:
+    """``value`` as a hashable key of what it draws."""
+    if isinstance(value, (int, float, str, bytes)) or value is None:
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(keyed(v) for v in value)
+    if isinstance(value, Image.Image):
+        return _image_key(value)
+    if isinstance(value, ImageFont.FreeTypeFont):
+        _FONTS.setdefault(id(value), value)
+        return ("font", id(value))
+    if isinstance(value, dict):
+        return tuple(sorted((k, keyed(v)) for k, v in value.items()))
+    hash(value)  # anything else must be a plain value
+    return value
+
+
+def _numbers(value: Any) -> Iterator[float]:
+    if isinstance(value, (int, float)):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _numbers(v)
+
+
+class Sheet(Image.Image):
+    """Stands in for a board's picture while it is painted: it records each paste (and, through
+    :class:`SheetDraw`, each shape) instead of drawing it."""
+
+    def __init__(self, base: Image.Image) -> None:
+        super().__init__()
+        self._mode = base.mode
+        self._size = base.size
+        self.ops: list[Op] = []
+
+    def _rows(self, top: float, bottom: float) -> tuple[int, int]:
+        return max(0, math.floor(top)), min(self.height, math.ceil(bottom))
+
+    def record(self, method: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+               top: float, bottom: float) -> None:
+        rows = self._rows(top, bottom)
+        if rows[0] >= rows[1]:
+            return  # outside the picture: it draws nothing
+        self.ops.append(Op((method, keyed(args), keyed(kwargs)), *rows, method, args, kwargs))
+
+    def paste(self, im: Any, box: Any = None, mask: Any = None) -> None:
+        box = (0, 0) if box is None else tuple(box)
+        if len(box) == 2:
+            source = im if isinstance(im, Image.Image) else mask
+            if source is None:
+                raise ValueError("a colour pasted without a box or a mask")
+            top, bottom = box[1], box[1] + source.height
+        else:
+            top, bottom = box[1], box[3]
+        top, bottom = self._rows(top, bottom)
+        if top >= bottom:
+            return
+        # the common case keyed without the general walk: pastes are most of a board
+        key = ("paste", _image_key(im) if isinstance(im, Image.Image) else keyed(im),
+               keyed(box), None if mask is None else _image_key(mask))
+        self.ops.append(Op(key, top, bottom, "paste", (im, box, mask), {}))
+
+
+class SheetDraw(Draw):
+    """``Draw`` on a :class:`Sheet`: texts become pastes of their masks (as ``Draw`` draws
+    them), shapes are recorded with the rows they may touch."""
+
+    def __init__(self, sheet: Sheet) -> None:  # no drawing core: nothing is drawn here
+        self.image = sheet
+        self.sheet = sheet
+
+    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
+             anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
+        found = text_mask_of(self.sheet, xy, text, fill, font, anchor, args, kwargs)
+        if found is False:  # drawn by Pillow's own text: it may reach any row
+            self.sheet.record("text", (xy, text, fill, font, anchor, *args), kwargs, 0,
+                              self.sheet.height)
+        elif found is not None:
+            mask, corner = found
+            self.sheet.paste(fill, corner, mask)
+
+    def _shape(self, method: str, xy: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        ys = list(_numbers(xy))[1::2]
+        reach = SHAPE_MARGIN + max([0, *(v for v in (*args, *kwargs.values())
+                                         if isinstance(v, (int, float)))])
+        self.sheet.record(method, (xy, *args), kwargs, min(ys) - reach, max(ys) + reach + 1)
+
+    def rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._shape("rectangle", xy, args, kwargs)
+
+    def rounded_rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._shape("rounded_rectangle", xy, args, kwargs)
+
+    def polygon(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._shape("polygon", xy, args, kwargs)
+
+    def ellipse(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._shape("ellipse", xy, args, kwargs)
+
+    def line(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._shape("line", xy, args, kwargs)
+
+    def arc(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._shape("arc", xy, args, kwargs)
+
+    def pieslice(self, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._shape("pieslice", xy, args, kwargs)
+
+
+def draw_on(image: Image.Image) -> Draw:
+    """The ``Draw`` for a picture being painted: a recording one for a :class:`Sheet`."""
+    return SheetDraw(image) if isinstance(image, Sheet) else Draw(image)
+
+
+def replay(image: Image.Image, ops: list[Op]) -> None:
+    """Draw ``ops`` on ``image``, in order."""
+    draw = Draw(image)
+    for op in ops:
+        if op.method == "paste":
+            image.paste(*op.args)
+        elif op.method == "text":
+            draw.text(*op.args, **op.kwargs)
+        else:
+            getattr(draw, op.method)(*op.args, **op.kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    base: weakref.ref[Image.Image]
+    palette: int
+    ops: list[Op]
+    bands: list[pal.BandKey]
+
+
+_KEPT: OrderedDict[Hashable, _Frame] = OrderedDict()
+
+
+@dataclass
+class Counts:
+    """What :func:`drawn` did in this process (benchmarks and tests read it)."""
+
+    pictures: int = 0
+    followed: int = 0
+    """Pictures drawn after a previous picture of their stream (the others are drawn whole)."""
+    bands: int = 0
+    changed: int = 0
+    """Bands drawn and encoded again (of ``bands``)."""
+    ops: int = 0
+    replayed: int = 0
+    """Operations drawn (of ``ops`` recorded)."""
+
+
+COUNTS = Counts()
+
+
+def forget() -> None:
+    """Drop every stream's previous picture (tests)."""
+    with _LOCK:
+        _KEPT.clear()
+
+
+def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
+          paint: Callable[[Image.Image], None], bands: pal.Bands = pal.BANDS) -> bytes:
+    """The PNG of ``base`` with what ``paint`` draws on it: only the bands that differ from
+    the stream's previous picture drawn and encoded (see the module's docstring)."""
+    sheet = Sheet(base)
+    paint(sheet)
+    ops = sheet.ops
+    count = -(-base.height // pal.BAND)
+    with _LOCK:
+        before = _KEPT.get(stream)
+    dirty = bytearray(b"\x01") * count
+    known: list[tuple[pal.BandKey, pal.Band] | None] = [None] * count
+    follows = (before is not None and before.base() is base
+               and before.palette == design.ident and len(before.bands) == count)
+    if follows:
+        assert before is not None
+        dirty = _changed(before.ops, ops, count)
+        for n in range(count):
+            if not dirty[n]:
+                band = bands.get(before.bands[n])
+                if band is None:
+                    dirty[n] = 1  # it left the cache: drawn again
+                else:
+                    known[n] = (before.bands[n], band)
+    reach = _prefix(dirty)
+    image = base.copy()
+    wanted = [op for op in ops if reach[-(-op.bottom // pal.BAND)] > reach[op.top // pal.BAND]]
+    replay(image, wanted)
+    COUNTS.pictures += 1
+    COUNTS.followed += follows
+    COUNTS.bands += count
+    COUNTS.changed += reach[-1]
+    COUNTS.ops += len(ops)
+    COUNTS.replayed += len(wanted)
+    png, keys = pal.encode_known(design, image, known, bands)
+    with _LOCK:
+        _KEPT[stream] = _Frame(weakref.ref(base), design.ident, ops, keys)
+        _KEPT.move_to_end(stream)
+        while len(_KEPT) > FRAMES_KEPT:
+            _KEPT.popitem(last=False)
+    return png
+
+
+def _prefix(dirty: bytearray) -> list[int]:
+    """Changed bands before each band index (one more entry than bands)."""
+    out = [0]
+    for flag in dirty:
+        out.append(out[-1] + flag)
+    return out
+
+
+def _changed(before: list[Op], now: list[Op], count: int) -> bytearray:
+    """Bands that an operation in one list and not matched in the other reaches."""
+    dirty = bytearray(count)
+    matcher = SequenceMatcher(None, [op.key for op in before], [op.key for op in now],
+                              autojunk=False)
+    seen_before = bytearray(len(before))
+    seen_now = bytearray(len(now))
+    for a, b, size in matcher.get_matching_blocks():
+        seen_before[a:a + size] = b"\x01" * size
+        seen_now[b:b + size] = b"\x01" * size
+    for ops, seen in ((before, seen_before), (now, seen_now)):
+        for op, matched in zip(ops, seen, strict=True):
+            if not matched:
+                for n in range(op.top // pal.BAND, -(-op.bottom // pal.BAND)):
+                    dirty[n] = 1
+    return dirty

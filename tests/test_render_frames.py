@@ -1,0 +1,99 @@
+"""A board drawn again only where it changed (``render.frames``) is the same PNG, byte for
+byte, as the board drawn and encoded whole: along whole games, when a stream jumps to another
+game or language, and when the band cache has lost the previous picture's bands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from render import frames, palette
+from render.i18n import LANGUAGES
+from tests import canvas_cases
+
+GAMES = [("makemake", 4, 2, "greedy"), ("giants", 4, 11, "greedy"),
+         ("giganten", 4, 3, "greedy")]
+
+
+def _boards(game: str, seats: int, seed: int, level: str,
+            every: int = 1) -> list[tuple[dict[str, Any], frozenset[str]]]:
+    module = canvas_cases.MODULES[game]
+    steps = canvas_cases._played(game, seats, seed, level)
+    return [(module.view(state, None), frozenset(canvas_cases.CHANGED[game](events)))
+            for state, events in steps[::every]] + [(module.view(steps[-1][0], None),
+                                                     frozenset())]
+
+
+@pytest.mark.parametrize("play", GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_game_drawn_by_its_changes_is_the_game_drawn_whole(
+        play: tuple[str, int, int, str]) -> None:
+    game, seats, seed, level = play
+    board = canvas_cases.BOARDS[game].board
+    frames.forget()
+    before = frames.Counts(**vars(frames.COUNTS))
+    positions = _boards(game, seats, seed, level, every=2)
+    for n, (view, highlight) in enumerate(positions):
+        lang = "en" if n < len(positions) // 2 else "ru"
+        names = canvas_cases.NAMES if n % 5 == 0 else None
+        whole = board(view, lang, names, highlight=highlight)
+        assert board(view, lang, names, highlight=highlight, frame="stream") == whole, n
+    counts = frames.COUNTS
+    # most pictures followed the previous one, and drew far fewer bands than a whole board
+    assert counts.followed - before.followed >= len(positions) - 3
+    changed = (counts.changed - before.changed) / (counts.bands - before.bands)
+    assert changed < 0.6, changed
+    assert counts.replayed - before.replayed < counts.ops - before.ops
+
+
+def test_a_stream_that_jumps_between_games_languages_and_seat_counts_stays_exact() -> None:
+    frames.forget()
+    mixed = []
+    for play in [*GAMES, ("makemake", 3, 5, "random"), ("giants", 5, 3, "random")]:
+        mixed.append([(play[0], view, highlight)
+                      for view, highlight in _boards(*play, every=25)])
+    langs = sorted(LANGUAGES)
+    for n in range(max(len(m) for m in mixed)):
+        for k, stream in enumerate(mixed):
+            if n >= len(stream):
+                continue
+            game, view, highlight = stream[n]
+            board = canvas_cases.BOARDS[game].board
+            lang = langs[(n + k) % len(langs)]
+            # one stream name for everything: each picture follows one of another game
+            assert board(view, lang, highlight=highlight, frame="one") \
+                == board(view, lang, highlight=highlight), (game, n, lang)
+
+
+def test_bands_lost_from_the_cache_are_drawn_again() -> None:
+    frames.forget()
+    positions = _boards("giants", 4, 11, "greedy", every=7)
+    board = canvas_cases.BOARDS["giants"].board
+    for n, (view, highlight) in enumerate(positions):
+        if n % 2:
+            palette.BANDS.clear()
+        assert board(view, highlight=highlight, frame=("g", 1)) == board(view, highlight=highlight)
+
+
+def test_an_unchanged_position_draws_nothing_again() -> None:
+    frames.forget()
+    view, highlight = _boards("giganten", 4, 3, "greedy", every=40)[1]
+    board = canvas_cases.BOARDS["giganten"].board
+    first = board(view, highlight=highlight, frame="same")
+    before = frames.Counts(**vars(frames.COUNTS))
+    assert board(view, highlight=highlight, frame="same") == first
+    assert frames.COUNTS.changed == before.changed
+    assert frames.COUNTS.replayed == before.replayed
+
+
+def test_a_shape_counts_every_row_its_line_reaches() -> None:
+    sheet = frames.Sheet(Image.new("RGB", (100, 100)))
+    draw = frames.draw_on(sheet)
+    draw.line([(10, 40), (90, 40)], fill=(0, 0, 0), width=6)
+    draw.rectangle((5, 5, 20, 20), outline=(0, 0, 0), width=3)
+    draw.text((-5, 50), "x", fill=(0, 0, 0))  # not from a mask: it may reach any row
+    (line, rect, text) = sheet.ops
+    assert line.top <= 40 - 3 and line.bottom >= 41 + 3
+    assert rect.top <= 5 and rect.bottom >= 21
+    assert (text.top, text.bottom) == (0, 100)
