@@ -195,16 +195,59 @@ def draw_on(image: Image.Image) -> Draw:
     return SheetDraw(image) if isinstance(image, Sheet) else Draw(image)
 
 
-def replay(image: Image.Image, ops: list[Op]) -> None:
-    """Draw ``ops`` on ``image``, in order."""
+def replay(image: Image.Image, ops: list[Op],
+           runs: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+    """Draw ``ops`` on ``image``, in order, and say which rows were drawn on.
+
+    ``runs``: the rows wanted (sorted spans, top and bottom); a paste is then drawn only over
+    those rows, which gives them the same pixels (a paste puts each pixel on its own), while
+    a shape is drawn whole."""
     draw = Draw(image)
+    drawn: list[tuple[int, int]] = []
     for op in ops:
         if op.method == "paste":
-            image.paste(*op.args)
+            parts = _clipped(op, runs) if runs is not None else None
+            if parts is None:
+                image.paste(*op.args)
+                drawn.append((op.top, op.bottom))
+            else:
+                for source, box, mask, rows in parts:
+                    image.paste(source, box, mask)
+                    drawn.append(rows)
         elif op.method == "text":
             draw.text(*op.args, **op.kwargs)
+            drawn.append((op.top, op.bottom))
         else:
             getattr(draw, op.method)(*op.args, **op.kwargs)
+            drawn.append((op.top, op.bottom))
+    return drawn
+
+
+_Part = tuple[Any, tuple[int, int], Image.Image | None, tuple[int, int]]
+"""A piece of a paste: what is pasted, where, through what mask, and the rows it covers."""
+
+
+def _clipped(op: Op, runs: list[tuple[int, int]]) -> list[_Part] | None:
+    """A paste cut to the rows of ``runs`` it reaches (None: drawn whole)."""
+    source, box, mask = op.args
+    if len(box) != 2 or (mask is not None and not isinstance(mask, Image.Image)):
+        return None
+    picture = source if isinstance(source, Image.Image) else None
+    if picture is None and mask is None:
+        return None
+    width = picture.width if picture is not None else mask.width if mask is not None else 0
+    parts: list[_Part] = []
+    x, y = box
+    for top, bottom in runs:
+        top, bottom = max(top, op.top), min(bottom, op.bottom)
+        if top >= bottom:
+            continue
+        if top == op.top and bottom == op.bottom:
+            return None  # the whole of it
+        cut = (0, top - y, width, bottom - y)
+        parts.append((picture.crop(cut) if picture is not None else source, (x, top),
+                      mask.crop(cut) if mask is not None else None, (top, bottom)))
+    return parts
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,22 +310,79 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
                 else:
                     known[n] = (before.bands[n], band)
     reach = _prefix(dirty)
-    image = base.copy()
     wanted = [op for op in ops if reach[-(-op.bottom // pal.BAND)] > reach[op.top // pal.BAND]]
-    replay(image, wanted)
+    image = _scratch(base)
+    try:
+        drawn_rows = replay(image, wanted, _spans(dirty))
+        png, keys = pal.encode_known(design, image, known, bands)
+        _clean(image, base, drawn_rows)
+    except BaseException:
+        _SCRATCH.pictures.pop(id(base), None)  # half drawn: made again from the base
+        raise
     COUNTS.pictures += 1
     COUNTS.followed += follows
     COUNTS.bands += count
     COUNTS.changed += reach[-1]
     COUNTS.ops += len(ops)
     COUNTS.replayed += len(wanted)
-    png, keys = pal.encode_known(design, image, known, bands)
     with _LOCK:
         _KEPT[stream] = _Frame(weakref.ref(base), design.ident, ops, keys)
         _KEPT.move_to_end(stream)
         while len(_KEPT) > FRAMES_KEPT:
             _KEPT.popitem(last=False)
     return png
+
+
+class _Scratch(threading.local):
+    """Each thread's copies of the static layers it draws on, kept between pictures (a copy
+    of a whole board costs more than putting back the rows a move drew on)."""
+
+    def __init__(self) -> None:
+        self.pictures: dict[int, tuple[weakref.ref[Image.Image], Image.Image]] = {}
+
+
+_SCRATCH = _Scratch()
+
+
+def _scratch(base: Image.Image) -> Image.Image:
+    """This thread's copy of ``base``, as ``base`` is."""
+    found = _SCRATCH.pictures.get(id(base))
+    if found is not None and found[0]() is base:
+        return found[1]
+    image = base.copy()
+    _SCRATCH.pictures[id(base)] = (weakref.ref(base), image)
+    return image
+
+
+def _spans(dirty: bytearray) -> list[tuple[int, int]]:
+    """The rows of the changed bands, as sorted spans."""
+    spans = []
+    n = 0
+    while n < len(dirty):
+        if not dirty[n]:
+            n += 1
+            continue
+        end = n
+        while end < len(dirty) and dirty[end]:
+            end += 1
+        spans.append((n * pal.BAND, end * pal.BAND))
+        n = end
+    return spans
+
+
+def _clean(image: Image.Image, base: Image.Image, drawn: list[tuple[int, int]]) -> None:
+    """Put back ``base``'s rows where ``drawn`` (spans of rows) drew on ``image``."""
+    spans: list[list[int]] = []
+    for top, bottom in sorted(drawn):
+        if spans and top <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], bottom)
+        else:
+            spans.append([top, bottom])
+    if sum(b - t for t, b in spans) > image.height // 2:
+        image.paste(base)
+        return
+    for top, bottom in spans:
+        image.paste(base.crop((0, top, base.width, bottom)), (0, top))
 
 
 def _prefix(dirty: bytearray) -> list[int]:

@@ -16,7 +16,6 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import frames
 from render.common import (
     BLACK,
     CHANGED,
@@ -25,6 +24,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Draw,
     changed_box,
     changed_hex,
     fit_text,
@@ -42,7 +42,6 @@ from render.common import (
     swatch,
     text_lang,
 )
-from render.frames import Sheet, draw_on
 from render.i18n import t
 from render.palette import Design, Palette, blend, build, encode
 from rules.data import load
@@ -329,57 +328,32 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
 
     ``highlight``: hex and site labels that changed since the table's previous state; they get
     a bright ring on top of the pieces. Labels that are not on this board are ignored."""
-    image = _base(view, lang).copy()
-    _paint(image, view, lang, names, highlight)
-    return image
-
-
-def _base(view: dict[str, Any], lang: str) -> Image.Image:
-    return static_layers(lang, len(view["seats"])).empty
-
-
-OVERLAY_STRIP = 32
-"""Rows of the overlay pasted at once when a board is recorded (:func:`overlay_strips`)."""
-
-
-@cache
-def overlay_strips() -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
-    """The overlay cut in strips of rows, each cropped to what it covers: a recorded board
-    (:mod:`render.frames`) lays them over its pieces as pastes of their own, so that a move
-    draws again only the strips over the rows it changed."""
-    overlay = _overlay()
-    strips = []
-    for top in range(0, overlay.height, OVERLAY_STRIP):
-        strip = overlay.crop((0, top, overlay.width, min(top + OVERLAY_STRIP, overlay.height)))
-        box = strip.getbbox()
-        if box is not None:
-            strips.append((strip.crop(box), (box[0], top + box[1])))
-    return tuple(strips)
-
-
-def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str, str] | None,
-           highlight: frozenset[str]) -> None:
-    """Everything of the view on the board's static layer (``image`` starts as it)."""
     layers = static_layers(lang, len(view["seats"]))
+    image = layers.empty.copy()
     _draw_under_overlay(image, layers, [*_territory_tints(view), *_offered_hexes(view)])
     _draw_pieces(image, view)
     _draw_offered_sites(image, view)
     _draw_changes(image, highlight)
     shown = seat_names(view["seats"], lang, names)
-    draw = draw_on(image)
+    draw = Draw(image)
     _draw_corners(image, draw, view, lang, shown)
     status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
     _draw_legend(image, draw, view, lang, shown)
+    return image
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
           highlight: frozenset[str] = frozenset(), frame: Hashable = None) -> bytes:
-    """PNG bytes of the public board, with what changed (``highlight``) ringed; ``frame``
-    names the stream of boards it follows (see :mod:`render.frames`)."""
-    if frame is None:
-        return encode(palette(), canvas(view, lang, names, highlight=highlight))
-    return frames.drawn(frame, static_layers(lang, len(view["seats"])).base, palette(),
-                        lambda image: _paint(image, view, lang, names, highlight))
+    """PNG bytes of the public board, with what changed (``highlight``) ringed.
+
+    ``frame`` (the stream of boards this one follows) is taken as every board takes it, and
+    not used: Make Make's board is drawn whole. A move there changes some 40 % of its rows
+    (the rings of the changed and the offered territories, the row of the seat to act), and
+    recording a board to draw only those (:mod:`render.frames`) cost more than it saved,
+    measured on the same moves: its overlay must then be laid strip by strip over every
+    changed row, where the whole board lays it only round the tinted territories."""
+    image = canvas(view, lang, names, highlight=highlight)
+    return encode(palette(), image)
 
 
 def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:
@@ -433,15 +407,7 @@ def _draw_under_overlay(image: Image.Image, layers: Layers, under: list[Placed])
     overlay over the whole picture, but done only where the sprites reach.
 
     ``image`` starts as the base with the overlay (``layers.empty``); each cluster of
-    overlapping sprites is made again from the base, its sprites in order and the overlay.
-    A :class:`~render.frames.Sheet` starts as the bare base: the sprites go on it, then the
-    overlay's strips over the whole of it (the same pixels)."""
-    if isinstance(image, Sheet):
-        for picture, centre in under:
-            image.paste(picture, _corner_at(picture, centre), picture)
-        for strip, corner in overlay_strips():
-            image.paste(strip, corner, strip)
-        return
+    overlapping sprites is made again from the base, its sprites in order and the overlay."""
     placed = []
     for picture, centre in under:
         x, y = _corner_at(picture, centre)
