@@ -6,7 +6,7 @@ render only pastes finished pictures. Everything here is drawn from what a view 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -206,11 +206,31 @@ def licence_card(value: int) -> Image.Image:
     return sprite(w, h, paint)
 
 
-@cache
+HOLDER_CARDS = 512
+"""Action cards kept with their holder's name on: a game brings its own names, so these are
+kept by use (the faces without the name, a few hundred in all, are kept for good)."""
+
+
+@lru_cache(maxsize=HOLDER_CARDS)
 def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
                 strip_text: str, lang: str = "en") -> Image.Image:
     """An action card: a strip on top in its holder's colour (neutral while on display), the card
-    id, its licences and MP, and its special; the words in ``lang``'s font."""
+    id, its licences and MP, and its special; the words in ``lang``'s font.
+
+    The face is drawn once per card, colour and language (:func:`_card_face`); the strip's
+    words (a holder's name) are laid on a copy, at the picture's own size."""
+    top = seat_colour(strip) if strip else None
+    card = _card_face(lines, red, strip, lang).copy()
+    head = font(15, True, text_lang(strip_text, lang))
+    ImageDraw.Draw(card).text((10, 13), fit_text(strip_text, head, CARD_W - 20), font=head,
+                              fill=top.ink if top else WHITE, anchor="lm")
+    return card
+
+
+@cache
+def _card_face(lines: tuple[str, str, str], red: bool, strip: str | None,
+               lang: str) -> Image.Image:
+    """An action card without the words on its strip, drawn large and shrunk (``sprite``)."""
     w, h = CARD_W, CARD_H
     top = seat_colour(strip) if strip else None
 
@@ -218,14 +238,10 @@ def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
         draw.rounded_rectangle((k, k, (w - 1) * k, (h - 1) * k), radius=8 * k,
                                fill=CARD_RED if red else CARD_BEIGE, outline=INK, width=2 * k)
         fill = top.fill if top else DISPLAY_STRIP
-        ink = top.ink if top else WHITE
         draw.rounded_rectangle((k, k, (w - 1) * k, 24 * k), radius=8 * k, fill=fill)
         draw.rectangle((k, 14 * k, (w - 1) * k, 24 * k), fill=fill)
-        head = font(15 * k, True, text_lang(strip_text, lang))
         bold = font(15 * k, True, text_lang(lines[0], "en"))
         plain = font(15 * k, lang=lang)
-        draw.text((10 * k, 13 * k), fit_text(strip_text, head, (w - 20) * k), font=head,
-                  fill=ink, anchor="lm")
         draw.text((10 * k, 40 * k), fit_text(lines[0], bold, (w - 20) * k), font=bold, fill=INK,
                   anchor="lm")
         draw.text((10 * k, 58 * k), fit_text(lines[1], plain, (w - 20) * k), font=plain,

@@ -15,7 +15,7 @@ from PIL import Image
 import render.__main__ as render_cli
 import rules.__main__ as rules_cli
 from render import giganten as gg
-from render import giganten_hand
+from render import giganten_art, giganten_hand
 from render.common import CHANGED, seat_colour
 from render.i18n import catalogue
 from rules import giganten
@@ -352,3 +352,13 @@ def test_final_board_ranks_by_money_and_names_the_rail_order(
         assert image.getpixel((round(x), strip_y)) == seat_colour(seat).fill
     assert "render.giganten.final.loco" in catalogue("en")
     assert "render.giganten.final.rank" not in catalogue("en")
+
+
+def test_a_holders_card_shares_its_face_and_the_named_cards_are_bounded() -> None:
+    lines = ("r07", "2 licences · 3 MP", "Sells at the higher price")
+    giganten_art._card_face.cache_clear()
+    first = giganten_art.action_card(lines, True, "red", "Hotu Matua")
+    second = giganten_art.action_card(lines, True, "red", "Tuki")
+    assert giganten_art._card_face.cache_info().misses == 1  # one face, two names on it
+    assert first.size == second.size and first.tobytes() != second.tobytes()
+    assert giganten_art.action_card.cache_info().maxsize == giganten_art.HOLDER_CARDS
