@@ -144,6 +144,14 @@ class Sheet(Image.Image):
         self.ops.append(Op(key, top, bottom, "paste", (im, box, mask), {}))
 
 
+def _recorded(method: str) -> Any:
+    """A shape method of :class:`SheetDraw`: it records the shape (see ``SheetDraw._shape``)."""
+    def record(self: SheetDraw, xy: Any, *args: Any, **kwargs: Any) -> None:
+        self._shape(method, xy, args, kwargs)
+    record.__name__ = method
+    return record
+
+
 class SheetDraw(Draw):
     """``Draw`` on a :class:`Sheet`: texts become pastes of their masks (as ``Draw`` draws
     them), shapes are recorded with the rows they may touch."""
@@ -168,26 +176,13 @@ class SheetDraw(Draw):
                                          if isinstance(v, (int, float)))])
         self.sheet.record(method, (xy, *args), kwargs, min(ys) - reach, max(ys) + reach + 1)
 
-    def rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("rectangle", xy, args, kwargs)
-
-    def rounded_rectangle(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("rounded_rectangle", xy, args, kwargs)
-
-    def polygon(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("polygon", xy, args, kwargs)
-
-    def ellipse(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("ellipse", xy, args, kwargs)
-
-    def line(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("line", xy, args, kwargs)
-
-    def arc(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("arc", xy, args, kwargs)
-
-    def pieslice(self, xy: Any, *args: Any, **kwargs: Any) -> None:
-        self._shape("pieslice", xy, args, kwargs)
+    rectangle = _recorded("rectangle")
+    rounded_rectangle = _recorded("rounded_rectangle")
+    polygon = _recorded("polygon")
+    ellipse = _recorded("ellipse")
+    line = _recorded("line")
+    arc = _recorded("arc")
+    pieslice = _recorded("pieslice")
 
 
 def draw_on(image: Image.Image) -> Draw:
