@@ -10,8 +10,9 @@ The two lists are matched in order (:class:`difflib.SequenceMatcher`): a band of
 encoder's unit, :data:`render.palette.BAND`) that no unmatched operation reaches is the same
 as in the previous picture, pixel for pixel, since every operation that reaches it is in both
 lists, in the same order, over the same static layer. Its compressed bytes are taken from the
-band cache. Only the operations that reach a changed band are drawn, on a copy of the static
-layer, and only the changed bands are hashed, mapped to the palette and deflated.
+band cache. Only the operations that reach a changed band are drawn (a paste only over the
+changed rows), on this thread's kept copy of the static layer, whose drawn rows are put back
+afterwards; and only the changed bands are hashed, mapped to the palette and deflated.
 
 The result is the same PNG, byte for byte, as drawing and encoding the whole picture
 (``tests/test_render_frames.py`` plays whole games both ways). What makes that hold:
