@@ -241,8 +241,10 @@ def _clipped(op: Op, runs: list[tuple[int, int]]) -> list[_Part] | None:
         if top == op.top and bottom == op.bottom:
             return None  # the whole of it
         cut = (0, top - y, width, bottom - y)
-        parts.append((picture.crop(cut) if picture is not None else source, (x, top),
-                      mask.crop(cut) if mask is not None else None, (top, bottom)))
+        piece = picture.crop(cut) if picture is not None else source
+        # a sprite is most often its own mask: one crop serves both
+        through = piece if mask is picture else mask.crop(cut) if mask is not None else None
+        parts.append((piece, (x, top), through, (top, bottom)))
     return parts
 
 
