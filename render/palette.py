@@ -221,20 +221,20 @@ class Bands:
         """Bands found (statistics for benchmarks and tests)."""
         self.made = 0
         """Bands quantized and deflated."""
-        self._kept: OrderedDict[tuple[int, int, int], Band] = OrderedDict()
+        self._kept: OrderedDict[BandKey, Band] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._kept)
 
-    def get(self, key: tuple[int, int, int]) -> Band | None:
+    def get(self, key: BandKey) -> Band | None:
         with self._lock:
             band = self._kept.get(key)
             if band is not None:
                 self._kept.move_to_end(key)
             return band
 
-    def put(self, key: tuple[int, int, int], band: Band) -> None:
+    def put(self, key: BandKey, band: Band) -> None:
         with self._lock:
             if key in self._kept:
                 return
@@ -282,7 +282,8 @@ def encode_known(palette: Palette, picture: Image.Image,
     deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     made: dict[BandKey, Band] = {}
     """Bands made for this picture: one that comes again in it is made once."""
-    for n, end in _runs(found, count_found=bands):
+    bands.found += sum(band is not None for band in found)
+    for n, end in _runs(found):
         top, bottom = n * BAND, min(end * BAND, height)
         raw = palette.quantize(picture.crop((0, top, width, bottom))).tobytes()
         for m in range(n, end):
@@ -310,8 +311,8 @@ def encode_known(palette: Palette, picture: Image.Image,
     return _png(palette, picture.size, b"".join(parts)), [k for k in keys if k is not None]
 
 
-def _runs(found: list[Band | None], count_found: Bands | None = None) -> list[tuple[int, int]]:
-    """The runs of missing bands, as (first, end); ``count_found`` counts the others."""
+def _runs(found: list[Band | None]) -> list[tuple[int, int]]:
+    """The runs of missing bands, as (first, end)."""
     runs = []
     n = 0
     while n < len(found):
@@ -323,6 +324,4 @@ def _runs(found: list[Band | None], count_found: Bands | None = None) -> list[tu
             end += 1
         runs.append((n, end))
         n = end
-    if count_found is not None:
-        count_found.found += len(found) - sum(end - n for n, end in runs)
     return runs
