@@ -1,9 +1,12 @@
 """The Make Make board image (rules spec 4.6 and 7): a view -> PNG bytes.
 
 The island, its grid, labels, sacred marks and empty sites never change, so they are drawn once
-(supersampled for smooth edges) and cached; a render copies that picture and adds only the pieces,
-the headline and the legend values. Pieces are small cached sprites pasted onto the copy, and so
-are the rings that mark what changed since the table's previous state (``highlight``).
+(supersampled for smooth edges) and cached; a render starts from that picture and adds only the
+territories' tints, the pieces, the headline and the legend values. Pieces are small cached
+sprites, and so are the rings that mark what changed since the table's previous state
+(``highlight``). A tint lies under the grid and the labels: each territory's tinted look, grid
+and labels on it, is made once and pasted through the tint's edge (``_territory_patch``), so a
+board is a list of pastes, and :mod:`render.frames` draws again only the rows a move changed.
 """
 
 from __future__ import annotations
@@ -11,11 +14,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import frames
 from render.common import (
     BLACK,
     CHANGED,
@@ -24,7 +28,6 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
-    Draw,
     changed_box,
     changed_hex,
     fit_text,
@@ -42,6 +45,7 @@ from render.common import (
     swatch,
     text_lang,
 )
+from render.frames import draw_on
 from render.i18n import t
 from render.palette import Design, Palette, blend, build, encode
 from rules.data import load
@@ -242,12 +246,8 @@ class Layers:
     """What every render of one language and seat count starts from."""
 
     base: Image.Image
-    """Sea, bare land, the centre and the legend's fixed text."""
-    overlay: Image.Image
-    """Grid, labels, sacred marks and empty sites (RGBA): they lie over the territory tints."""
-    empty: Image.Image
-    """The base with the overlay on it: copied for each render, which lays the overlay again
-    only where it draws under it (see ``_draw_under_overlay``)."""
+    """Sea, bare land and the centre, the grid, labels, sacred marks and empty sites over them,
+    and the legend's fixed text."""
 
 
 @cache
@@ -255,11 +255,10 @@ def static_layers(lang: str, seats: int) -> Layers:
     """The cached static picture for a language and a number of seats."""
     base = Image.new("RGB", (WIDTH, canvas_height(seats)), PAPER)
     base.paste(_island(), (0, 0))
-    _draw_legend_frame(base, lang, seats)
     overlay = _overlay()
-    empty = base.copy()
-    empty.paste(overlay, (0, 0), overlay)
-    return Layers(base, overlay, empty)
+    base.paste(overlay, (0, 0), overlay)
+    _draw_legend_frame(base, lang, seats)
+    return Layers(base)
 
 
 @cache
@@ -328,32 +327,37 @@ def canvas(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None 
 
     ``highlight``: hex and site labels that changed since the table's previous state; they get
     a bright ring on top of the pieces. Labels that are not on this board are ignored."""
-    layers = static_layers(lang, len(view["seats"]))
-    image = layers.empty.copy()
-    _draw_under_overlay(image, layers, [*_territory_tints(view), *_offered_hexes(view)])
+    image = _base(view, lang).copy()
+    _paint(image, view, lang, names, highlight)
+    return image
+
+
+def _base(view: dict[str, Any], lang: str) -> Image.Image:
+    return static_layers(lang, len(view["seats"])).base
+
+
+def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str, str] | None,
+           highlight: frozenset[str]) -> None:
+    """Everything of the view on the board's static layer (``image`` starts as it)."""
+    _draw_territories(image, view)
     _draw_pieces(image, view)
     _draw_offered_sites(image, view)
     _draw_changes(image, highlight)
     shown = seat_names(view["seats"], lang, names)
-    draw = Draw(image)
+    draw = draw_on(image)
     _draw_corners(image, draw, view, lang, shown)
     status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
     _draw_legend(image, draw, view, lang, shown)
-    return image
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
           highlight: frozenset[str] = frozenset(), frame: Hashable = None) -> bytes:
-    """PNG bytes of the public board, with what changed (``highlight``) ringed.
-
-    ``frame`` (the stream of boards this one follows) is taken as every board takes it, and
-    not used: Make Make's board is drawn whole. A move there changes some 40 % of its rows
-    (the rings of the changed and the offered territories, the row of the seat to act), and
-    recording a board to draw only those (:mod:`render.frames`) cost more than it saved,
-    measured on the same moves: its overlay must then be laid strip by strip over every
-    changed row, where the whole board lays it only round the tinted territories."""
-    image = canvas(view, lang, names, highlight=highlight)
-    return encode(palette(), image)
+    """PNG bytes of the public board, with what changed (``highlight``) ringed; ``frame``
+    names the stream of boards it follows (see :mod:`render.frames`)."""
+    if frame is None:
+        return encode(palette(), canvas(view, lang, names, highlight=highlight))
+    return frames.drawn(frame, _base(view, lang), palette(),
+                        lambda image: _paint(image, view, lang, names, highlight))
 
 
 def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:
@@ -362,64 +366,55 @@ def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str
         yield point(HEX_XY[hex_id]), cell
 
 
-Placed = tuple[Image.Image, tuple[float, float]]
-"""A sprite and its centre."""
+TERRITORY_PATCHES = 256
+"""Territories' tinted looks kept (a few tens of KiB each; a board has 45 territories, each
+seen in a few tints)."""
 
 
-def _territory_tints(view: dict[str, Any]) -> list[Placed]:
-    """A held territory's tint, a Moai's stone."""
-    found = []
-    for centre, cell in _cells(view):
-        if cell["moai"]:
-            found.append((hex_tile(STONE), centre))
-        elif cell["owner"]:
-            found.append((hex_tile(seat_colour(cell["owner"]).tint), centre))
-    return found
+def _draw_territories(image: Image.Image, view: dict[str, Any]) -> None:
+    """Each held territory's tint (a Moai's stone) and each offered territory's ring, under
+    the grid and the labels."""
+    offered = set(_offers(view, "moai"))
+    for hex_id, cell in view["board"].items():
+        fill = STONE if cell["moai"] else seat_colour(cell["owner"]).tint if cell["owner"] \
+            else None
+        if fill is not None or hex_id in offered:
+            patch, mask, corner = _territory_patch(hex_id, fill, hex_id in offered)
+            image.paste(patch, corner, mask)
+
+
+@lru_cache(maxsize=TERRITORY_PATCHES)
+def _territory_patch(hex_id: str, fill: RGB | None,
+                     offered: bool) -> tuple[Image.Image, Image.Image, tuple[int, int]]:
+    """A territory in its tint (``fill``; None: bare) and with the offered ring or not, as a
+    picture, the mask to paste it through and where.
+
+    The picture is the territory's look in full: its tint and ring with the grid, label,
+    sacred mark and sites over them, as if the tint were wholly opaque; the mask is the tint's
+    own coverage. Pasting the picture through the mask on the static layer gives every pixel
+    what laying the tint under the grid there gives, edges included: laying the grid over a
+    colour is linear in that colour, so the blend can come before the grid or after it. So
+    neighbouring territories can be pasted one after the other, as the pieces are."""
+    centre = point(HEX_XY[hex_id])
+    sprites = ([hex_tile(fill)] if fill is not None else []) + (
+        [hex_ring(HIGHLIGHT, S - 6, 6)] if offered else [])
+    corners_at = [_corner_at(sprite_, centre) for sprite_ in sprites]
+    left = min(x for x, _ in corners_at)
+    top = min(y for _, y in corners_at)
+    right = max(x + p.width for (x, _), p in zip(corners_at, sprites, strict=True))
+    bottom = max(y + p.height for (_, y), p in zip(corners_at, sprites, strict=True))
+    layer = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    for (x, y), sprite_ in zip(corners_at, sprites, strict=True):
+        layer.alpha_composite(sprite_, (x - left, y - top))
+    patch = layer.convert("RGB")
+    cover = _overlay().crop((left, top, right, bottom))
+    patch.paste(cover, (0, 0), cover)
+    return patch, layer.getchannel("A"), (left, top)
 
 
 def _corner_at(picture: Image.Image, centre: tuple[float, float]) -> tuple[int, int]:
     """Where ``paste_centred`` puts the top left corner of ``picture``."""
     return round(centre[0] - picture.width / 2), round(centre[1] - picture.height / 2)
-
-
-Box = tuple[int, int, int, int]
-
-
-def _clusters(boxes: list[Box]) -> list[Box]:
-    """Rectangles that together cover ``boxes``: overlapping ones joined into the box round
-    both, until none overlap."""
-    merged: list[Box] = []
-    for box in boxes:
-        while True:
-            hit = next((m for m in merged if m[0] < box[2] and m[2] > box[0]
-                        and m[1] < box[3] and m[3] > box[1]), None)
-            if hit is None:
-                break
-            merged.remove(hit)
-            box = (min(box[0], hit[0]), min(box[1], hit[1]), max(box[2], hit[2]),
-                   max(box[3], hit[3]))
-        merged.append(box)
-    return merged
-
-
-def _draw_under_overlay(image: Image.Image, layers: Layers, under: list[Placed]) -> None:
-    """``under`` pasted on the base, then the overlay over it: the same pixels as pasting the
-    overlay over the whole picture, but done only where the sprites reach.
-
-    ``image`` starts as the base with the overlay (``layers.empty``); each cluster of
-    overlapping sprites is made again from the base, its sprites in order and the overlay."""
-    placed = []
-    for picture, centre in under:
-        x, y = _corner_at(picture, centre)
-        placed.append((picture, (x, y, x + picture.width, y + picture.height)))
-    for box in _clusters([b for _, b in placed]):
-        part = layers.base.crop(box)
-        for picture, (x0, y0, x1, y1) in placed:
-            if x0 < box[2] and x1 > box[0] and y0 < box[3] and y1 > box[1]:
-                part.paste(picture, (x0 - box[0], y0 - box[1]), picture)
-        cover = layers.overlay.crop(box)
-        part.paste(cover, (0, 0), cover)
-        image.paste(part, box[:2])
 
 
 def _draw_pieces(image: Image.Image, view: dict[str, Any]) -> None:
@@ -443,13 +438,6 @@ def _offers(view: dict[str, Any], kind: str) -> list[str]:
     """The hexes (``moai``) or sites (``manu``) the acting player must choose from now."""
     choice = view.get("choice")
     return list(choice["from"]) if choice and choice["kind"] == kind else []
-
-
-def _offered_hexes(view: dict[str, Any]) -> list[Placed]:
-    """Rings round the offered territories, drawn under the grid, so that their corner sites
-    stay readable."""
-    return [(hex_ring(HIGHLIGHT, S - 6, 6), point(HEX_XY[hex_id]))
-            for hex_id in _offers(view, "moai")]
 
 
 def _draw_offered_sites(image: Image.Image, view: dict[str, Any]) -> None:

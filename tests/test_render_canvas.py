@@ -12,7 +12,7 @@ import json
 import random
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render import common, makemake
 from tests import canvas_cases
@@ -90,20 +90,34 @@ def test_the_caches_are_bounded() -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_the_overlay_laid_where_needed_is_the_overlay_laid_everywhere(seed: int) -> None:
+def test_territories_pasted_through_their_tints_are_the_tints_laid_under_the_grid(
+        seed: int) -> None:
+    """Each territory's look (tint, ring, grid and labels) pasted through its tint's edge gives
+    what laying every tint on the bare island and the grid and labels over them gives: the same
+    pixels but for rounding, neighbours' shared edges included."""
     rng = random.Random(seed)
-    layers = makemake.static_layers("en", 4)
     hexes = rng.sample(sorted(makemake.HEX_XY), rng.randrange(1, len(makemake.HEX_XY)))
     colours = ["red", "blue", "green", "yellow"]
-    under = [(makemake.hex_tile(common.seat_colour(rng.choice(colours)).tint),
-              makemake.point(makemake.HEX_XY[h])) for h in hexes]
-    under += [(makemake.hex_ring(common.HIGHLIGHT, makemake.S - 6, 6),
-               makemake.point(makemake.HEX_XY[h])) for h in rng.sample(hexes, min(3, len(hexes)))]
-    expected = layers.base.copy()
-    for picture, centre in under:
-        common.paste_centred(expected, picture, centre)
-    expected.paste(layers.overlay, (0, 0), layers.overlay)
-    image = layers.empty.copy()
-    makemake._draw_under_overlay(image, layers, under)
-    assert image.tobytes() == expected.tobytes()
-    assert image.tobytes() != layers.empty.tobytes()
+    fills = {h: makemake.STONE if rng.random() < 0.1
+             else common.seat_colour(rng.choice(colours)).tint for h in hexes}
+    offered = set(rng.sample(sorted(makemake.HEX_XY), 3))
+    expected = Image.new("RGB", (makemake.WIDTH, makemake.BOARD_HEIGHT))
+    expected.paste(makemake._island(), (0, 0))
+    order = sorted({*hexes, *offered})
+    for h in order:  # in the order they are pasted: where two edges overlap, the later wins
+        centre = makemake.point(makemake.HEX_XY[h])
+        if h in fills:
+            common.paste_centred(expected, makemake.hex_tile(fills[h]), centre)
+        if h in offered:
+            common.paste_centred(expected, makemake.hex_ring(common.HIGHLIGHT, makemake.S - 6, 6),
+                                 centre)
+    overlay = makemake._overlay()
+    expected.paste(overlay, (0, 0), overlay)
+    image = makemake.static_layers("en", 4).base.copy()
+    for h in order:
+        patch, mask, corner = makemake._territory_patch(h, fills.get(h), h in offered)
+        image.paste(patch, corner, mask)
+    board = image.crop((0, 0, makemake.WIDTH, makemake.BOARD_HEIGHT))
+    worst = max(high for _, high in ImageChops.difference(board, expected).getextrema())
+    assert worst <= 2
+    assert board.tobytes() != makemake._island().tobytes()

@@ -13,8 +13,8 @@ from render import frames, palette
 from render.i18n import LANGUAGES
 from tests import canvas_cases
 
-GAMES = [("giants", 4, 11, "greedy"), ("giganten", 4, 3, "greedy")]
-"""The boards drawn by their changes (Make Make's is drawn whole: see ``render.makemake``)."""
+GAMES = [("giants", 4, 11, "greedy"), ("giganten", 4, 3, "greedy"), ("makemake", 4, 5, "greedy")]
+"""A game of each kind (every board is drawn by its changes)."""
 
 
 def _boards(game: str, seats: int, seed: int, level: str,
@@ -50,7 +50,8 @@ def test_a_whole_game_drawn_by_its_changes_is_the_game_drawn_whole(
 def test_a_stream_that_jumps_between_games_languages_and_seat_counts_stays_exact() -> None:
     frames.forget()
     mixed = []
-    for play in [*GAMES, ("giganten", 3, 8, "random"), ("giants", 5, 3, "random")]:
+    for play in [*GAMES, ("giganten", 3, 8, "random"), ("giants", 5, 3, "random"),
+                 ("makemake", 3, 2, "random")]:
         mixed.append([(play[0], view, highlight)
                       for view, highlight in _boards(*play, every=25)])
     langs = sorted(LANGUAGES)

@@ -258,10 +258,10 @@ def test_unknown_highlight_labels_are_ignored(views: dict[str, dict[str, Any]]) 
 
 def test_highlight_never_draws_on_the_cached_layers(views: dict[str, dict[str, Any]]) -> None:
     layers = mm.static_layers("en", 4)
-    before = layers.base.tobytes(), layers.overlay.tobytes()
+    before = layers.base.tobytes(), mm._overlay().tobytes()
     mm.canvas(views["mid"], highlight=frozenset(mm.HEX_XY) | frozenset(mm.SITE_XY))
     assert mm.static_layers("en", 4) is layers
-    assert (layers.base.tobytes(), layers.overlay.tobytes()) == before
+    assert (layers.base.tobytes(), mm._overlay().tobytes()) == before
 
 
 def test_names_appear_in_the_legend(views: dict[str, dict[str, Any]]) -> None:
