@@ -230,7 +230,24 @@ def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
 @cache
 def _card_face(lines: tuple[str, str, str], red: bool, strip: str | None,
                lang: str) -> Image.Image:
-    """An action card without the words on its strip, drawn large and shrunk (``sprite``)."""
+    """An action card without the words on its strip: its blank card (drawn large and shrunk,
+    :func:`_blank_card`) with its three lines written on at the picture's own size (Pillow's
+    text is smooth at any size: only the card's edges need drawing large)."""
+    w = CARD_W
+    card = _blank_card(red, strip).copy()
+    draw = ImageDraw.Draw(card)
+    bold = font(15, True, text_lang(lines[0], "en"))
+    plain = font(15, lang=lang)
+    draw.text((10, 40), fit_text(lines[0], bold, w - 20), font=bold, fill=INK, anchor="lm")
+    draw.text((10, 58), fit_text(lines[1], plain, w - 20), font=plain, fill=INK, anchor="lm")
+    draw.text((10, 76), fit_text(lines[2], plain, w - 20), font=plain, fill=INK, anchor="lm")
+    return card
+
+
+@cache
+def _blank_card(red: bool, strip: str | None) -> Image.Image:
+    """An action card's shape: beige or red, with its strip in the holder's colour (neutral
+    while on display)."""
     w, h = CARD_W, CARD_H
     top = seat_colour(strip) if strip else None
 
@@ -240,14 +257,6 @@ def _card_face(lines: tuple[str, str, str], red: bool, strip: str | None,
         fill = top.fill if top else DISPLAY_STRIP
         draw.rounded_rectangle((k, k, (w - 1) * k, 24 * k), radius=8 * k, fill=fill)
         draw.rectangle((k, 14 * k, (w - 1) * k, 24 * k), fill=fill)
-        bold = font(15 * k, True, text_lang(lines[0], "en"))
-        plain = font(15 * k, lang=lang)
-        draw.text((10 * k, 40 * k), fit_text(lines[0], bold, (w - 20) * k), font=bold, fill=INK,
-                  anchor="lm")
-        draw.text((10 * k, 58 * k), fit_text(lines[1], plain, (w - 20) * k), font=plain,
-                  fill=INK, anchor="lm")
-        draw.text((10 * k, 76 * k), fit_text(lines[2], plain, (w - 20) * k), font=plain,
-                  fill=INK, anchor="lm")
     return sprite(w, h, paint)
 
 
