@@ -185,6 +185,7 @@ def _is_cjk(char: str) -> bool:
             or 0xFF00 <= code <= 0xFFEF or 0x20000 <= code <= 0x3FFFF)
 
 
+@lru_cache(maxsize=TEXT_MASKS)
 def text_lang(text: str, lang: str) -> str:
     """The language whose font can draw ``text``: ``lang``, or Chinese when the text holds
     Chinese characters (a player's name, say) that DejaVu cannot show."""

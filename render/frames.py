@@ -49,9 +49,11 @@ SHAPE_MARGIN = 2
 """Rows beyond a shape's coordinates and line width that it may still touch."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Op:
-    """One recorded drawing: what it is (``key``), the rows it may touch, how to draw it."""
+    """One recorded drawing: what it is (``key``), the rows it may touch, how to draw it
+    (not frozen, which makes one several times slower: a board records a few hundred; nothing
+    changes one once recorded)."""
 
     key: Hashable
     top: int
@@ -136,12 +138,15 @@ class Sheet(Image.Image):
             top, bottom = box[1], box[1] + source.height
         else:
             top, bottom = box[1], box[3]
-        top, bottom = self._rows(top, bottom)
+        top, bottom = max(0, math.floor(top)), min(self._size[1], math.ceil(bottom))
         if top >= bottom:
             return
-        # the common case keyed without the general walk: pastes are most of a board
-        key = ("paste", _image_key(im) if isinstance(im, Image.Image) else keyed(im),
-               keyed(box), None if mask is None else _image_key(mask))
+        # the common case keyed without the general walk: pastes are most of a board, and
+        # what they paste is a picture or a colour (a tuple of numbers, a number or a name),
+        # where, numbers
+        key = ("paste", _image_key(im) if isinstance(im, Image.Image)
+               else tuple(im) if isinstance(im, list) else im, box,
+               None if mask is None else _image_key(mask))
         self.ops.append(Op(key, top, bottom, "paste", (im, box, mask), {}))
 
 
