@@ -3,16 +3,17 @@
 A board is its static layer with a few hundred things drawn on it in order: sprites and texts
 pasted, a few shapes. A move changes a handful of them. So a render first *records* what it
 would draw, on a :class:`Sheet` (a stand-in for the picture that keeps each paste and shape
-with its key and the rows it reaches), and compares that list with the list of the stream's
-previous picture (the same game's board, kept by :func:`drawn` under the stream's name).
+with its key and the rows it reaches), and sums up, for each band of rows (the encoder's
+unit, :data:`render.palette.BAND`), the keys of the operations that reach it, in order, in one
+hash. The stream's previous picture (the same game's board, kept by :func:`drawn` under the
+stream's name) left its own band hashes.
 
-The two lists are matched in order (:class:`difflib.SequenceMatcher`): a band of rows (the
-encoder's unit, :data:`render.palette.BAND`) that no unmatched operation reaches is the same
-as in the previous picture, pixel for pixel, since every operation that reaches it is in both
-lists, in the same order, over the same static layer. Its compressed bytes are taken from the
-band cache. Only the operations that reach a changed band are drawn (a paste only over the
-changed rows), on this thread's kept copy of the static layer, whose drawn rows are put back
-afterwards; and only the changed bands are hashed, mapped to the palette and deflated.
+A band whose hash is the previous picture's is the same as it was, pixel for pixel: the same
+operations reach it, in the same order, over the same static layer. Its compressed bytes are
+taken from the band cache. Only the operations that reach a changed band are drawn (a paste
+only over the changed rows), on this thread's kept copy of the static layer, whose drawn rows
+are put back afterwards; and only the changed bands are hashed, mapped to the palette and
+deflated.
 
 The result is the same PNG, byte for byte, as drawing and encoding the whole picture
 (``tests/test_render_frames.py`` plays whole games both ways). What makes that hold:
@@ -33,7 +34,6 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Any
 
 import xxhash
@@ -43,8 +43,8 @@ from render import palette as pal
 from render.common import Draw, text_mask_of
 
 FRAMES_KEPT = 512
-"""Streams whose previous picture a process remembers (its operations and band keys, a few
-tens of KiB each); a stream beyond them is drawn whole."""
+"""Streams whose previous picture a process remembers (its bands' hashes and keys, a few KiB
+each); a stream beyond them is drawn whole."""
 SHAPE_MARGIN = 2
 """Rows beyond a shape's coordinates and line width that it may still touch."""
 
@@ -257,7 +257,8 @@ def _clipped(op: Op, runs: list[tuple[int, int]]) -> list[_Part] | None:
 class _Frame:
     base: weakref.ref[Image.Image]
     palette: int
-    ops: list[Op]
+    drawing: list[int]
+    """Each band's hash of the operations that reach it (:func:`_band_hashes`)."""
     bands: list[pal.BandKey]
 
 
@@ -296,6 +297,7 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
     paint(sheet)
     ops = sheet.ops
     count = -(-base.height // pal.BAND)
+    drawing = _band_hashes(ops, count)
     with _LOCK:
         before = _KEPT.get(stream)
     dirty = bytearray(b"\x01") * count
@@ -304,7 +306,7 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
                and before.palette == design.ident and len(before.bands) == count)
     if follows:
         assert before is not None
-        dirty = _changed(before.ops, ops, count)
+        dirty = bytearray(a != b for a, b in zip(before.drawing, drawing, strict=True))
         for n in range(count):
             if not dirty[n]:
                 band = bands.get(before.bands[n])
@@ -329,7 +331,7 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
     COUNTS.ops += len(ops)
     COUNTS.replayed += len(wanted)
     with _LOCK:
-        _KEPT[stream] = _Frame(weakref.ref(base), design.ident, ops, keys)
+        _KEPT[stream] = _Frame(weakref.ref(base), design.ident, drawing, keys)
         _KEPT.move_to_end(stream)
         while len(_KEPT) > FRAMES_KEPT:
             _KEPT.popitem(last=False)
@@ -396,19 +398,12 @@ def _prefix(dirty: bytearray) -> list[int]:
     return out
 
 
-def _changed(before: list[Op], now: list[Op], count: int) -> bytearray:
-    """Bands that an operation in one list and not matched in the other reaches."""
-    dirty = bytearray(count)
-    matcher = SequenceMatcher(None, [op.key for op in before], [op.key for op in now],
-                              autojunk=False)
-    seen_before = bytearray(len(before))
-    seen_now = bytearray(len(now))
-    for a, b, size in matcher.get_matching_blocks():
-        seen_before[a:a + size] = b"\x01" * size
-        seen_now[b:b + size] = b"\x01" * size
-    for ops, seen in ((before, seen_before), (now, seen_now)):
-        for op, matched in zip(ops, seen, strict=True):
-            if not matched:
-                for n in range(op.top // pal.BAND, -(-op.bottom // pal.BAND)):
-                    dirty[n] = 1
-    return dirty
+def _band_hashes(ops: list[Op], count: int) -> list[int]:
+    """For each band, a hash of the keys of the operations that reach it, in their order
+    (64 bits: two different drawings of a band share one about once in 10^19 comparisons)."""
+    hashes = [0] * count
+    for op in ops:
+        key = hash(op.key)
+        for n in range(op.top // pal.BAND, -(-op.bottom // pal.BAND)):
+            hashes[n] = hash((hashes[n], key))
+    return hashes
