@@ -457,3 +457,41 @@ async def test_echoed_input_never_makes_an_answer_too_long(simcord_env):
     assert game.now().seq == seq
     await next_human_acts(game)
     assert not env.bot.unexpected_errors
+
+
+# --- pictures ------------------------------------------------------------------------------
+
+async def test_the_pictures_of_one_pass_are_drawn_side_by_side(simcord_env, monkeypatch):
+    """A pass that shows a new board and new screens asks for them all at once (they are
+    drawn together in the render workers), and each is drawn once."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("giants-table")
+    alice = guild.add_member(env.create_user("alice"))
+    bob = guild.add_member(env.create_user("bob"))
+    lobby = (await alice.slash(channel, "game new", game="giants")).response
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Add AI")
+    renders = env.bot.renders
+    drawing, most, asked = 0, 0, []
+    picture = renders.picture
+
+    async def counted(wanted):
+        nonlocal drawing, most
+        asked.append((wanted.filename, wanted.key))
+        drawing += 1
+        most = max(most, drawing)
+        try:
+            return await picture(wanted)
+        finally:
+            drawing -= 1
+
+    monkeypatch.setattr(renders, "picture", counted)
+    await alice.click(lobby, label="Start")
+    session = env.bot.games.in_channel(channel.id)
+    assert session is not None and session.status == "running"
+    assert {name for name, _ in asked} >= {"board.png", "screen.png"}
+    assert most >= 3  # the board and both humans' screens at once
+    assert len(asked) == len(set(asked))
+    assert dm_messages(env, alice) and dm_messages(env, bob)
+    assert not env.bot.unexpected_errors

@@ -69,6 +69,9 @@ class Outbox:
         """Games another process shows, as found out since the last tick: their
         notifications need no look at the store."""
         self._background: set[asyncio.Task[None]] = set()
+        self._early: dict[tuple[str, str], asyncio.Future[bytes | None]] = {}
+        """Pictures a pass asked for as soon as it knew it needs them (see
+        :meth:`_draw_early`), by their file name and key, until the pass takes them."""
         self.calls = 0
         """Discord calls made (posts, edits, deletes, DMs): tests read it."""
         self.stopped = False
@@ -262,6 +265,48 @@ class Outbox:
         await self._lobby(session, want, stored.get("lobby"))
         if want.live is None or home is None:
             return False
+        early = self._draw_early(session, want, stored)
+        try:
+            return await self._show(session, want, home, stored, names, renderer)
+        finally:
+            for key in early:
+                self._early.pop(key, None)
+
+    def _draw_early(self, session: Session, want: Desired,
+                    stored: dict[str, MessageRow]) -> list[tuple[str, str]]:
+        """Ask the render pool at once for every picture this pass is going to show (a new
+        board, the screens that changed), so that they are drawn side by side in the
+        workers while the pass goes on, not one after the other as it reaches them; returns
+        their keys."""
+        wanted: list[Post] = []
+        live = stored.get("live")
+        if want.live is not None and (live is None or _picture_changed(live, want.live)):
+            wanted.append(want.live)
+        for private in want.privates:
+            row = stored.get(f"screen:{private.colour}")
+            if private.screen is not None and private.colour not in session.dm_closed and (
+                    row is None or _picture_changed(row, private.screen)):
+                wanted.append(private.screen)
+        keys = []
+        for post in wanted:
+            picture = post.picture
+            if picture is None:
+                continue
+            key = (picture.filename, picture.key)
+            if key not in self._early:
+                future = asyncio.ensure_future(self.bot.renders.picture(picture))
+                future.add_done_callback(_heard)
+                self._early[key] = future
+                keys.append(key)
+        return keys
+
+    async def _show(self, session: Session, want: Desired, home: discord.abc.Messageable,
+                    stored: dict[str, MessageRow], names: dict[str, str],
+                    renderer: table.Renderer | None) -> bool:
+        """The rest of a pass, once the game has a live table: its live message, ping, DMs
+        and end."""
+        assert want.live is not None
+        live_row = stored.get("live")
         await self._live(session, want, home, live_row, names, renderer)
         await self._ping(session, want.ping, home, stored.get("ping"))
         wanted = {p.colour: p.user_id for p in want.privates}
@@ -360,7 +405,9 @@ class Outbox:
         if picture is None:
             return []
         try:
-            png = await self.bot.renders.picture(picture)
+            early = self._early.get((picture.filename, picture.key))
+            png = await (asyncio.shield(early) if early is not None
+                         else self.bot.renders.picture(picture))
         except Exception:
             log.exception("drawing %s failed: shown without it", picture.filename)
             return []
@@ -619,6 +666,13 @@ def _turn(row: MessageRow) -> int:
     """The seat's action count a DM prompt was made for (-1: unknown)."""
     turn = row.stage.partition("@")[0]
     return int(turn) if turn.isdecimal() else -1
+
+
+def _heard(future: asyncio.Future[Any]) -> None:
+    """For a picture drawn early that its pass did not take (it stopped first): its failure
+    is the pass's to log, or nobody's."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _digest(post: Post) -> str:
