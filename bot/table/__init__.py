@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import orjson
+
 from bot.constants import (
     BOARD_FILE,
     EMBED_COLOUR,
@@ -125,12 +127,10 @@ class Post:
         once per post (a post never changes; the outbox compares it, then stores it)."""
         found: str | None = self.__dict__.get("_digest")
         if found is None:
-            data = json.dumps([self.content, self.embed.__dict__ if self.embed else None,
-                               self.picture.key if self.picture else None,
-                               component_key(self.components), self.seq,
-                               self.attachment[0] if self.attachment else None],
-                              sort_keys=True, ensure_ascii=False, default=list)
-            found = hashlib.sha1(data.encode(), usedforsecurity=False).hexdigest()
+            found = _digest(self.content, self.embed.__dict__ if self.embed else None,
+                            self.picture.key if self.picture else None,
+                            component_key(self.components), self.seq,
+                            self.attachment[0] if self.attachment else None)
             object.__setattr__(self, "_digest", found)
         return found
 
@@ -166,8 +166,15 @@ Renderer = Callable[..., bytes]
 
 
 def _digest(*parts: Any) -> str:
-    data = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=list)
-    return hashlib.sha1(data.encode(), usedforsecurity=False).hexdigest()
+    """A short hash of ``parts`` (views, names, keys) as JSON with sorted keys: orjson writes it
+    several times faster than ``json`` (which takes what orjson cannot, an integer past 64
+    bits)."""
+    try:
+        data = orjson.dumps(parts, default=list,
+                            option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        data = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=list).encode()
+    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
 
 
 # --- stages ----------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import orjson
+
 SCHEMA_VERSION = 12
 """The schema both backends migrate to (their numbered migrations end here)."""
 ACTIVE = ("lobby", "running")
@@ -414,8 +416,13 @@ class StoreClosed(RuntimeError):
 # --- building rows from what a query read --------------------------------------------------------
 
 def dump(state: Any) -> str:
-    """JSON as the store keeps it: compact, UTF-8 as is, sets as lists."""
-    return json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
+    """JSON as the store keeps it: compact, UTF-8 as is, sets as lists. orjson writes it
+    several times faster than ``json``, the same text; ``json`` writes what orjson cannot (an
+    integer past 64 bits)."""
+    try:
+        return orjson.dumps(state, default=list, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
 
 
 def gap(game_id: int, seqs: list[int], after: int = 0) -> str | None:
