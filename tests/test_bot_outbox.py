@@ -83,9 +83,12 @@ class Game:
         return answer_text(result)
 
 
-async def open_game(env, game: str, ai_seats: int = 1, **options: Any) -> Game:
+async def ready_lobby(env, game: str, name: str | None = None, ai_seats: int = 1,
+                      **options: Any):
+    """A lobby in a new channel (``name``) that alice opened and bob joined, with AI seats:
+    the channel, alice, bob and the lobby card."""
     guild = env.create_guild()
-    channel = guild.create_text_channel(f"{game}-table")
+    channel = guild.create_text_channel(name or f"{game}-table")
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
     result = await alice.slash(channel, "game new", game=game, **options)
@@ -94,6 +97,11 @@ async def open_game(env, game: str, ai_seats: int = 1, **options: Any) -> Game:
     await bob.click(lobby, label="Join")
     for _ in range(ai_seats):
         await alice.click(lobby, label="Add AI")
+    return channel, alice, bob, lobby
+
+
+async def open_game(env, game: str, ai_seats: int = 1, **options: Any) -> Game:
+    channel, alice, bob, lobby = await ready_lobby(env, game, ai_seats=ai_seats, **options)
     started = await alice.click(lobby, label="Start")
     assert not started.followups, started.followups[0].content
     session = env.bot.games.in_channel(channel.id)
@@ -261,13 +269,7 @@ async def submit(member, prompt) -> bool:
 
 async def test_the_lobby_card_edit_failing_at_start(simcord_env, settings):  # noqa: F811
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("start")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    lobby = (await alice.slash(channel, "game new", game="makemake")).response
-    await bob.click(lobby, label="Join")
-    await alice.click(lobby, label="Add AI")
+    channel, alice, bob, lobby = await ready_lobby(env, "makemake", "start")
     fault = sticky(env, "PATCH", f"/channels/{channel.id}/messages/{lobby.id}")
     started = await alice.click(lobby, label="Start")
     assert started.deferred and not started.followups
@@ -465,13 +467,7 @@ async def test_the_pictures_of_one_pass_are_drawn_side_by_side(simcord_env, monk
     """A pass that shows a new board and new screens asks for them all at once (they are
     drawn together in the render workers), and each is drawn once."""
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("giants-table")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    lobby = (await alice.slash(channel, "game new", game="giants")).response
-    await bob.click(lobby, label="Join")
-    await alice.click(lobby, label="Add AI")
+    channel, alice, bob, lobby = await ready_lobby(env, "giants")
     renders = env.bot.renders
     drawing, most, asked = 0, 0, []
     picture = renders.picture
