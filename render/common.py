@@ -372,6 +372,18 @@ BLACK: RGB = (0, 0, 0)
 """Not drawn, but reached: shrinking a supersampled picture overshoots dark edges past INK."""
 
 
+BLANKS = 64
+"""Sheets of paper kept by their size (a screen's height follows what it holds)."""
+
+
+@lru_cache(maxsize=BLANKS)
+def blank(width: int, height: int) -> Image.Image:
+    """A sheet of paper of this size, kept: the static layer of a picture that has no other
+    (a seat's screen or hand), which :mod:`render.frames` draws by its changes. Never drawn
+    on: pictures are drawn on copies."""
+    return Image.new("RGB", (width, height), PAPER)
+
+
 def encode_png(image: Image.Image, design: palette.Palette) -> bytes:
     """PNG bytes of a finished RGB picture with its kind's fixed palette (see
     ``render.palette``), deflated in one piece: for pictures without a static layer."""

@@ -848,6 +848,8 @@ def seat_badge(view: dict[str, Any], seat: str, lang: str) -> str:
     return ""
 
 
-def screen(view: dict[str, Any], seat: str, lang: str = "en") -> bytes:
-    """PNG bytes of ``seat``'s private screen (a direct message), from that seat's own view."""
-    return giants_screen.screen(view, seat, lang)
+def screen(view: dict[str, Any], seat: str, lang: str = "en", *,
+           frame: Hashable = None) -> bytes:
+    """PNG bytes of ``seat``'s private screen (a direct message), from that seat's own view;
+    ``frame`` names the stream of screens it follows (see :mod:`render.frames`)."""
+    return giants_screen.screen(view, seat, lang, frame=frame)

@@ -8,11 +8,13 @@ and the owners it has learnt by peeking.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import frames
 from render import giants_art as art
 from render.common import (
     BLACK,
@@ -20,7 +22,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
-    Draw,
+    blank,
     colour_name,
     encode_png,
     fit_text,
@@ -30,6 +32,7 @@ from render.common import (
     seat_colours,
     text_length,
 )
+from render.frames import draw_on
 from render.i18n import t
 from render.palette import Design, Palette, build
 from rules.data import load
@@ -62,14 +65,27 @@ def palette() -> Palette:
 
 def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Image:
     """The picture of ``seat``'s screen; ``view`` must be that seat's own view."""
+    image = screen_base(view, seat).copy()
+    paint_screen(image, view, seat, lang)
+    return image
+
+
+def screen_base(view: dict[str, Any], seat: str) -> Image.Image:
+    """The bare paper ``seat``'s screen is drawn on (its height is what the screen holds);
+    ``view`` must be that seat's own view."""
     if view.get("me") != seat or "screen" not in view:
         raise ValueError(f"the view is not {seat}'s own view")
     owned, peeked = _known_moai(view, seat)
     front = view["players"][seat]["front"]
-    height = 246 + (FRONT_H if front else 0) + _list_height(owned, True) + (
-        _list_height(peeked, False) if peeked else 0)
-    image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = Draw(image)
+    return blank(WIDTH, 246 + (FRONT_H if front else 0) + _list_height(owned, True) + (
+        _list_height(peeked, False) if peeked else 0))
+
+
+def paint_screen(image: Image.Image, view: dict[str, Any], seat: str, lang: str) -> None:
+    """Everything of ``seat``'s screen on its paper (``image`` starts as it)."""
+    owned, peeked = _known_moai(view, seat)
+    front = view["players"][seat]["front"]
+    draw = draw_on(image)
     pal = seat_colour(seat)
     draw.rectangle((0, 0, WIDTH, 64), fill=pal.fill)
     title = t("render.giants.screen.title", lang, name=colour_name(seat, lang))
@@ -87,12 +103,16 @@ def screen_canvas(view: dict[str, Any], seat: str, lang: str = "en") -> Image.Im
     y = _moai_list(image, draw, view, lang, owned, True, y)
     if peeked:
         _moai_list(image, draw, view, lang, peeked, False, y)
-    return image
 
 
-def screen(view: dict[str, Any], seat: str, lang: str = "en") -> bytes:
-    """PNG bytes of ``seat``'s screen, from that seat's view."""
-    return encode_png(screen_canvas(view, seat, lang), palette())
+def screen(view: dict[str, Any], seat: str, lang: str = "en", *,
+           frame: Hashable = None) -> bytes:
+    """PNG bytes of ``seat``'s screen, from that seat's view; ``frame`` names the stream of
+    screens it follows (see :mod:`render.frames`)."""
+    if frame is None:
+        return encode_png(screen_canvas(view, seat, lang), palette())
+    return frames.drawn(frame, screen_base(view, seat), palette(),
+                        lambda image: paint_screen(image, view, seat, lang))
 
 
 def _known_moai(view: dict[str, Any], seat: str) -> tuple[list[str], list[str]]:

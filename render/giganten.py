@@ -68,7 +68,7 @@ from render.giganten_art import (
     spent_mark,
     truck,
 )
-from render.giganten_hand import hand_canvas, hand_palette
+from render.giganten_hand import hand_base, hand_canvas, hand_palette, paint_hand
 from render.i18n import number, t
 from render.palette import Design, Palette, build, encode
 from rules.data import load
@@ -417,9 +417,13 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",
-         names: dict[str, str] | None = None) -> bytes:
-    """PNG bytes of ``seat``'s private hand, for a direct message: drawn from its own view."""
-    return encode_png(hand_canvas(view, seat, lang, names), hand_palette())
+         names: dict[str, str] | None = None, *, frame: Hashable = None) -> bytes:
+    """PNG bytes of ``seat``'s private hand, for a direct message: drawn from its own view;
+    ``frame`` names the stream of hands it follows (see :mod:`render.frames`)."""
+    if frame is None:
+        return encode_png(hand_canvas(view, seat, lang, names), hand_palette())
+    return frames.drawn(frame, hand_base(view, seat), hand_palette(),
+                        lambda image: paint_hand(image, view, seat, lang, names))
 
 
 def peekers(view: dict[str, Any], label: str) -> tuple[str, ...]:

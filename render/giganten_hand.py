@@ -16,7 +16,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
-    Draw,
+    blank,
     fit_text,
     font,
     pairs,
@@ -27,6 +27,7 @@ from render.common import (
     swatch,
     text_lang,
 )
+from render.frames import draw_on
 from render.giganten_art import (
     CARD_BEIGE,
     CARD_H,
@@ -74,17 +75,34 @@ def hand_palette() -> Palette:
 def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
                 names: dict[str, str] | None = None) -> Image.Image:
     """The private picture of ``seat``; ``view`` must be that seat's own view."""
+    image = hand_base(view, seat).copy()
+    paint_hand(image, view, seat, lang, names)
+    return image
+
+
+def hand_base(view: dict[str, Any], seat: str) -> Image.Image:
+    """The bare paper ``seat``'s hand is drawn on (its height is what the hand holds);
+    ``view`` must be that seat's own view."""
     you = view.get("you")
     if not you or you["seat"] != seat:
         raise ValueError(f"the view is not {seat}'s own view")
+    peeked: list[str] = view["players"][seat]["peeked"]
+    per_row = (WIDTH - 2 * MARGIN) // TILE_STEP
+    tile_rows = max(1, -(-len(peeked) // per_row))
+    return blank(WIDTH, 70 + 40 + 90 + SECTION_GAP + 40 + tile_rows * 90 + SECTION_GAP + 40
+                 + CARD_H + 30)
+
+
+def paint_hand(image: Image.Image, view: dict[str, Any], seat: str, lang: str,
+               names: dict[str, str] | None) -> None:
+    """Everything of ``seat``'s hand on its paper (``image`` starts as it)."""
+    you = view["you"]
     shown = seat_names(view["seats"], lang, names)
     licences: list[int] = you["licences"]
     peeked: list[str] = view["players"][seat]["peeked"]
     per_row = (WIDTH - 2 * MARGIN) // TILE_STEP
     tile_rows = max(1, -(-len(peeked) // per_row))
-    height = 70 + 40 + 90 + SECTION_GAP + 40 + tile_rows * 90 + SECTION_GAP + 40 + CARD_H + 30
-    image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = Draw(image)
+    draw = draw_on(image)
     head, plain = font(20, True, lang), font(17, lang=lang)
 
     swatch(draw, (MARGIN, 20, MARGIN + 30, 50), seat)
@@ -135,7 +153,6 @@ def hand_canvas(view: dict[str, Any], seat: str, lang: str = "en",
     else:
         draw.text((MARGIN, y + 20), t("render.giganten.hand.no_card", lang), font=plain,
                   fill=MUTED, anchor="lm")
-    return image
 
 
 def _tile_picture(label: str, space: dict[str, Any]) -> Image.Image:

@@ -98,3 +98,31 @@ def test_a_shape_counts_every_row_its_line_reaches() -> None:
     assert line.top <= 40 - 3 and line.bottom >= 41 + 3
     assert rect.top <= 5 and rect.bottom >= 21
     assert (text.top, text.bottom) == (0, 100)
+
+
+SCREENS = [("giants", 4, 11, "greedy"), ("giganten", 4, 3, "greedy"), ("giganten", 3, 8, "random")]
+"""Games whose seats have a private picture (a Giants screen, a Giganten hand)."""
+
+
+@pytest.mark.parametrize("play", SCREENS, ids=[f"{g[0]}-{g[1]}" for g in SCREENS])
+def test_a_seats_screen_drawn_by_its_changes_is_the_screen_drawn_whole(
+        play: tuple[str, int, int, str]) -> None:
+    game, seats, seed, level = play
+    module = canvas_cases.MODULES[game]
+    art = canvas_cases.BOARDS[game]
+    draw = art.screen if game == "giants" else art.hand
+    frames.forget()
+    before = frames.Counts(**vars(frames.COUNTS))
+    steps = canvas_cases._played(game, seats, seed, level)[::3]
+    drawn = 0
+    for n, (state, _) in enumerate(steps):
+        lang = sorted(LANGUAGES)[n % len(LANGUAGES)] if n > len(steps) // 2 else "en"
+        for seat in module.view(state, None)["seats"]:
+            view = module.view(state, seat)
+            whole = draw(view, seat, lang)
+            assert draw(view, seat, lang, frame=("screen", seat)) == whole, (n, seat, lang)
+            drawn += 1
+    counts = frames.COUNTS
+    assert counts.pictures - before.pictures == drawn
+    assert counts.followed - before.followed >= drawn // 2  # a seat's screens follow each other
+    assert counts.changed - before.changed < counts.bands - before.bands

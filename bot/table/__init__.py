@@ -584,6 +584,7 @@ def screen_post(session: Session, ui: GameUI, seat: Seat, lang: str) -> Post:
     words = ui.screen_text(view, seat.colour, lang)
     return Post(content=_cut("\n".join(w for w in (text, words) if w), MAX_CONTENT),
                 picture=Picture(SCREEN_FILE, key, ui.screen_art(), (view, seat.colour, lang),
+                                {"frame": (session.id, "screen", seat.colour, lang)},
                                 stream=(session.id, seat.colour)))
 
 
