@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import threading
 import weakref
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
@@ -42,9 +43,10 @@ from PIL import Image, ImageFont
 from render import palette as pal
 from render.common import Draw, text_mask_of
 
-FRAMES_KEPT = 512
-"""Streams whose previous picture a process remembers (its bands' hashes and keys, a few KiB
-each); a stream beyond them is drawn whole."""
+FRAMES_KEPT = 2048
+"""Streams whose previous picture a process remembers (its bands' hashes, some 8 KiB a
+board): a board and a screen per seat for each of a few hundred games; a stream beyond them is
+drawn whole."""
 SHAPE_MARGIN = 2
 """Rows beyond a shape's coordinates and line width that it may still touch."""
 
@@ -257,9 +259,11 @@ def _clipped(op: Op, runs: list[tuple[int, int]]) -> list[_Part] | None:
 class _Frame:
     base: weakref.ref[Image.Image]
     palette: int
-    drawing: list[int]
+    drawing: array[int]
     """Each band's hash of the operations that reach it (:func:`_band_hashes`)."""
-    bands: list[pal.BandKey]
+    bands: list[int]
+    """Each band's content hash, the last part of its key in the band cache (the palette and
+    the width are the frame's)."""
 
 
 _KEPT: OrderedDict[Hashable, _Frame] = OrderedDict()
@@ -309,11 +313,12 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
         dirty = bytearray(a != b for a, b in zip(before.drawing, drawing, strict=True))
         for n in range(count):
             if not dirty[n]:
-                band = bands.get(before.bands[n])
+                key = (design.ident, base.width, before.bands[n])
+                band = bands.get(key)
                 if band is None:
                     dirty[n] = 1  # it left the cache: drawn again
                 else:
-                    known[n] = (before.bands[n], band)
+                    known[n] = (key, band)
     reach = _prefix(dirty)
     wanted = [op for op in ops if reach[-(-op.bottom // pal.BAND)] > reach[op.top // pal.BAND]]
     image = _scratch(base)
@@ -331,7 +336,8 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
     COUNTS.ops += len(ops)
     COUNTS.replayed += len(wanted)
     with _LOCK:
-        _KEPT[stream] = _Frame(weakref.ref(base), design.ident, drawing, keys)
+        _KEPT[stream] = _Frame(weakref.ref(base), design.ident, array("q", drawing),
+                               [key[2] for key in keys])
         _KEPT.move_to_end(stream)
         while len(_KEPT) > FRAMES_KEPT:
             _KEPT.popitem(last=False)
