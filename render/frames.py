@@ -28,6 +28,7 @@ The result is the same PNG, byte for byte, as drawing and encoding the whole pic
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import weakref
@@ -143,9 +144,8 @@ class Sheet(Image.Image):
         top, bottom = max(0, math.floor(top)), min(self._size[1], math.ceil(bottom))
         if top >= bottom:
             return
-        # the common case keyed without the general walk: pastes are most of a board, and
-        # what they paste is a picture or a colour (a tuple of numbers, a number or a name),
-        # where, numbers
+        # the common case keyed without the general walk: pastes are most of a board; what
+        # they paste is a picture or a colour (numbers or a name), and where is numbers
         key = ("paste", _image_key(im) if isinstance(im, Image.Image)
                else tuple(im) if isinstance(im, list) else im, box,
                None if mask is None else _image_key(mask))
@@ -404,12 +404,36 @@ def _prefix(dirty: bytearray) -> list[int]:
     return out
 
 
+KEY_NUMBERS = 1 << 15
+"""Operations' keys given a number (see :func:`_number`) that a process remembers, the
+latest used (a few hundred bytes each)."""
+_NUMBERS: OrderedDict[Hashable, int] = OrderedDict()
+_NEXT = iter(range(1, 1 << 62))
+
+
+def _number(key: Hashable) -> int:
+    """An operation's key as a number of its own: equal keys get the same number, and a
+    number is never given to another key (one that was forgotten gets a new number, so that
+    what it draws is only drawn again). Python's own hash would not do: it maps -1 and -2 to
+    the same value, so a paste one row up would look the same."""
+    number = _NUMBERS.get(key)
+    if number is None:
+        with _LOCK:
+            number = _NUMBERS[key] = next(_NEXT)
+            if len(_NUMBERS) > KEY_NUMBERS:
+                _NUMBERS.popitem(last=False)
+    else:
+        with contextlib.suppress(KeyError):  # another thread forgot it just now
+            _NUMBERS.move_to_end(key)
+    return number
+
+
 def _band_hashes(ops: list[Op], count: int) -> list[int]:
-    """For each band, a hash of the keys of the operations that reach it, in their order
+    """For each band, a hash of the numbers of the operations that reach it, in their order
     (64 bits: two different drawings of a band share one about once in 10^19 comparisons)."""
     hashes = [0] * count
     for op in ops:
-        key = hash(op.key)
+        number = _number(op.key)
         for n in range(op.top // pal.BAND, -(-op.bottom // pal.BAND)):
-            hashes[n] = hash((hashes[n], key))
+            hashes[n] = hash((hashes[n], number))
     return hashes

@@ -126,3 +126,18 @@ def test_a_seats_screen_drawn_by_its_changes_is_the_screen_drawn_whole(
     assert counts.pictures - before.pictures == drawn
     assert counts.followed - before.followed >= drawn // 2  # a seat's screens follow each other
     assert counts.changed - before.changed < counts.bands - before.bands
+
+
+def test_a_paste_one_row_up_is_a_change() -> None:
+    """Operations are told apart by their keys, not by Python's hash of them (which takes -1
+    and -2 for the same number)."""
+    base = Image.new("RGB", (40, 40), (255, 255, 255))
+    dot = Image.new("RGB", (4, 4), (0, 0, 0))
+    design = palette.build(palette.Design(((0, 0, 0), (255, 255, 255)), ()))
+    frames.forget()
+    for y in (-1, -2, -1):
+        def paint(image: Image.Image, y: int = y) -> None:
+            image.paste(dot, (10, y))
+        whole = base.copy()
+        whole.paste(dot, (10, y))
+        assert frames.drawn("dot", base, design, paint) == palette.encode(design, whole), y
