@@ -141,7 +141,7 @@ class Sheet(Image.Image):
             top, bottom = box[1], box[1] + source.height
         else:
             top, bottom = box[1], box[3]
-        top, bottom = max(0, math.floor(top)), min(self._size[1], math.ceil(bottom))
+        top, bottom = self._rows(top, bottom)
         if top >= bottom:
             return
         # the common case keyed without the general walk: pastes are most of a board; what
