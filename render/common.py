@@ -382,9 +382,3 @@ def blank(width: int, height: int) -> Image.Image:
     (a seat's screen or hand), which :mod:`render.frames` draws by its changes. Never drawn
     on: pictures are drawn on copies."""
     return Image.new("RGB", (width, height), PAPER)
-
-
-def encode_png(image: Image.Image, design: palette.Palette) -> bytes:
-    """PNG bytes of a finished RGB picture with its kind's fixed palette (see
-    ``render.palette``), deflated in one piece: for pictures without a static layer."""
-    return palette.encode(design, image)

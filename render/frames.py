@@ -293,6 +293,18 @@ def forget() -> None:
         _KEPT.clear()
 
 
+def picture(stream: Hashable, base: Image.Image, design: pal.Palette,
+            paint: Callable[[Image.Image], None]) -> bytes:
+    """The PNG of ``base`` with what ``paint`` draws on it: drawn by its changes after the
+    stream's previous picture (:func:`drawn`), or drawn whole on a copy when ``stream`` is
+    None (no stream to follow)."""
+    if stream is None:
+        image = base.copy()
+        paint(image)
+        return pal.encode(design, image)
+    return drawn(stream, base, design, paint)
+
+
 def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
           paint: Callable[[Image.Image], None], bands: pal.Bands = pal.BANDS) -> bytes:
     """The PNG of ``base`` with what ``paint`` draws on it: only the bands that differ from

@@ -47,7 +47,7 @@ from render.common import (
 )
 from render.frames import draw_on
 from render.i18n import t
-from render.palette import Design, Palette, build, encode
+from render.palette import Design, Palette, build
 from rules.data import load
 
 S = 47
@@ -455,10 +455,8 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
     """PNG bytes of the public board (or of the board as the view's seat sees it), with what
     changed (``highlight``) ringed; ``frame`` names the stream of boards it follows (see
     :mod:`render.frames`)."""
-    if frame is None:
-        return encode(palette(), canvas(view, lang, names, highlight=highlight))
-    return frames.drawn(frame, _base(view, lang), palette(),
-                        lambda image: _paint(image, view, lang, names, highlight))
+    return frames.picture(frame, _base(view, lang), palette(),
+                          lambda image: _paint(image, view, lang, names, highlight))
 
 
 def item_number(item_id: str) -> int:

@@ -24,7 +24,6 @@ from render.common import (
     SEAT_NAMES,
     blank,
     colour_name,
-    encode_png,
     fit_text,
     font,
     pairs,
@@ -109,10 +108,8 @@ def screen(view: dict[str, Any], seat: str, lang: str = "en", *,
            frame: Hashable = None) -> bytes:
     """PNG bytes of ``seat``'s screen, from that seat's view; ``frame`` names the stream of
     screens it follows (see :mod:`render.frames`)."""
-    if frame is None:
-        return encode_png(screen_canvas(view, seat, lang), palette())
-    return frames.drawn(frame, screen_base(view, seat), palette(),
-                        lambda image: paint_screen(image, view, seat, lang))
+    return frames.picture(frame, screen_base(view, seat), palette(),
+                          lambda image: paint_screen(image, view, seat, lang))
 
 
 def _known_moai(view: dict[str, Any], seat: str) -> tuple[list[str], list[str]]:

@@ -25,7 +25,6 @@ from render.common import (
     RGB,
     SEAT_NAMES,
     changed_box,
-    encode_png,
     fit_text,
     font,
     key_line,
@@ -68,9 +67,9 @@ from render.giganten_art import (
     spent_mark,
     truck,
 )
-from render.giganten_hand import hand_base, hand_canvas, hand_palette, paint_hand
+from render.giganten_hand import hand_base, hand_palette, paint_hand
 from render.i18n import number, t
-from render.palette import Design, Palette, build, encode
+from render.palette import Design, Palette, build
 from rules.data import load
 
 DATA = load("giganten_data.json")
@@ -410,20 +409,16 @@ def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None =
     """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board), with
     what changed (``highlight``) ringed; ``frame`` names the stream of boards it follows (see
     :mod:`render.frames`)."""
-    if frame is None:
-        return encode(palette(), canvas(view, lang, names, highlight=highlight))
-    return frames.drawn(frame, _base(view, lang), palette(),
-                        lambda image: _paint(image, view, lang, names, highlight))
+    return frames.picture(frame, _base(view, lang), palette(),
+                          lambda image: _paint(image, view, lang, names, highlight))
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",
          names: dict[str, str] | None = None, *, frame: Hashable = None) -> bytes:
     """PNG bytes of ``seat``'s private hand, for a direct message: drawn from its own view;
     ``frame`` names the stream of hands it follows (see :mod:`render.frames`)."""
-    if frame is None:
-        return encode_png(hand_canvas(view, seat, lang, names), hand_palette())
-    return frames.drawn(frame, hand_base(view, seat), hand_palette(),
-                        lambda image: paint_hand(image, view, seat, lang, names))
+    return frames.picture(frame, hand_base(view, seat), hand_palette(),
+                          lambda image: paint_hand(image, view, seat, lang, names))
 
 
 def peekers(view: dict[str, Any], label: str) -> tuple[str, ...]:

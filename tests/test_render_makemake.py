@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from render import common
+from render import common, palette
 from render import makemake as mm
 from render.i18n import catalogue
 from rules.ai import choose
@@ -352,8 +352,8 @@ def test_fit_text_shortens_with_an_ellipsis() -> None:
     assert short.endswith("…") and face.getlength(short) <= 200
 
 
-def test_encode_png_round_trips_the_picture() -> None:
+def test_the_encoder_round_trips_the_picture() -> None:
     image = Image.new("RGB", (40, 30), (214, 40, 40))
-    decoded = Image.open(io.BytesIO(common.encode_png(image, mm.palette()))).convert("RGB")
+    decoded = Image.open(io.BytesIO(palette.encode(mm.palette(), image))).convert("RGB")
     assert decoded.size == (40, 30)
     assert decoded.getpixel((5, 5)) == (214, 40, 40)
