@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import xxhash
+from isal import isal_zlib
 from PIL import Image
 
 RGB = tuple[int, int, int]
@@ -43,8 +44,9 @@ split), until the palette is full."""
 BAND = 8
 """Rows deflated together; a band equal to the static layer's reuses its compressed bytes."""
 LEVEL = 1
-"""zlib level (see ``scripts/benchmark.py``: level 1 costs a third of level 6's time for
-about a fifth more bytes on these pictures)."""
+"""Deflate level of ISA-L (``isal``), the compressor (see ``scripts/benchmark.py``: on these
+pictures its level 1 takes some 40 % of zlib's level 1 time for a few per cent fewer bytes;
+its level 0 is faster still but a third bigger, which players pay in upload time)."""
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -196,7 +198,7 @@ _FINAL = b"\x03\x00"
 Band = tuple[bytes, int, int]
 """A band's deflated rows, their Adler-32 and their length."""
 BandKey = tuple[int, int, int]
-"""A band's palette, picture width and the 128-bit hash of its RGB rows."""
+"""A band's palette, picture width and the 128-bit hash of its palette indices."""
 BAND_BUDGET = 48 * 1024 * 1024
 """Bytes of compressed bands kept per process: the bands of some hundreds of boards."""
 BAND_OVERHEAD = 160
@@ -205,8 +207,8 @@ BAND_OVERHEAD = 160
 class Bands:
     """Compressed bands by their content: an LRU of this process's, bounded in bytes.
 
-    A band's key is the palette, the picture's width and a 128-bit hash of the band's RGB
-    bytes (xxHash's XXH3: it hashes a board in a fraction of a millisecond); its value, the
+    A band's key is the palette, the picture's width and a 128-bit hash of the band's palette
+    indices (xxHash's XXH3: it hashes a board in a fraction of a millisecond); its value, the
     band's rows deflated on their own with their Adler-32 and length. A board moves a few pieces
     a move, so most of its bands are found: those left as in the static layer (shared by every
     game of that kind) and those left as in the game's previous picture (the render pool sends
@@ -220,7 +222,7 @@ class Bands:
         self.found = 0
         """Bands found (statistics for benchmarks and tests)."""
         self.made = 0
-        """Bands quantized and deflated."""
+        """Bands deflated."""
         self._kept: OrderedDict[BandKey, Band] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -264,42 +266,37 @@ def encode_known(palette: Palette, picture: Image.Image,
                  known: list[tuple[BandKey, Band] | None],
                  bands: Bands = BANDS) -> tuple[bytes, list[BandKey]]:
     """:func:`encode`, with the bands that are already known (their key and bytes; None for
-    the others, which are hashed, looked up and made as needed), and the keys of all bands."""
+    the others, which are mapped to the palette, hashed, looked up and deflated as needed),
+    and the keys of all bands.
+
+    A band is keyed by its palette indices, not its RGB pixels: the indices are what is
+    deflated, a third of the bytes to hash, and mapping the missing bands comes first anyway."""
     if picture.mode != "RGB":
         raise ValueError(f"a {picture.mode} picture: the encoder takes RGB")
     width, height = picture.size
     keys: list[BandKey | None] = [None if k is None else k[0] for k in known]
     found: list[Band | None] = [None if k is None else k[1] for k in known]
-    for top_band, end_band in _runs(found):
-        top, bottom = top_band * BAND, min(end_band * BAND, height)
-        whole = top == 0 and bottom == height
-        rgb = memoryview((picture if whole else picture.crop((0, top, width, bottom))).tobytes())
-        step = width * 3 * BAND
-        for m in range(top_band, end_band):
-            at = (m - top_band) * step
-            key = keys[m] = (palette.ident, width, xxhash.xxh3_128_intdigest(rgb[at:at + step]))
-            found[m] = bands.get(key)
-    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
-    made: dict[BandKey, Band] = {}
-    """Bands made for this picture: one that comes again in it is made once."""
-    bands.found += sum(band is not None for band in found)
+    deflate = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, -15)
     for n, end in _runs(found):
         top, bottom = n * BAND, min(end * BAND, height)
-        raw = palette.quantize(picture.crop((0, top, width, bottom))).tobytes()
+        whole = top == 0 and bottom == height
+        raw = memoryview(palette.quantize(
+            picture if whole else picture.crop((0, top, width, bottom))).tobytes())
         for m in range(n, end):
-            band_key = keys[m]
-            assert band_key is not None
-            band = made.get(band_key)
+            start, stop = m * BAND - top, min((m + 1) * BAND, height) - top
+            indices = raw[start * width:stop * width]
+            key = keys[m] = (palette.ident, width, xxhash.xxh3_128_intdigest(indices))
+            band = bands.get(key)
             if band is None:
-                rows = _rows(raw, width, m * BAND - top, min((m + 1) * BAND, height) - top)
-                band = made[band_key] = (
-                    deflate.compress(rows) + deflate.flush(zlib.Z_FULL_FLUSH),
-                    zlib.adler32(rows), len(rows))
-                bands.put(band_key, band)
+                rows = _rows(indices, width, 0, stop - start)
+                band = (deflate.compress(rows) + deflate.flush(isal_zlib.Z_FULL_FLUSH),
+                        zlib.adler32(rows), len(rows))
+                bands.put(key, band)
                 bands.made += 1
             else:
                 bands.found += 1
             found[m] = band
+    bands.found += sum(k is not None for k in known)
     parts = [_ZLIB_HEADER]
     adler = 1
     for band in found:

@@ -213,16 +213,30 @@ def test_bands_belong_to_their_palette_and_width() -> None:
 def test_bands_stay_within_their_budget() -> None:
     bands = palette.Bands(budget=4000)
     built = makemake.palette()
-    for shade in range(40):
-        image = Image.new("RGB", (200, 64), (shade * 5, 90, 120))
+    # colours that map to 40 different entries: bands are keyed by the indices they hold
+    shades = list({built.quantize(Image.new("RGB", (1, 1), c)).getpixel((0, 0)): c
+                   for c in built.entries}.values())[:40]
+    assert len(shades) == 40
+    for shade in shades:
+        image = Image.new("RGB", (200, 64), shade)
         png = palette.encode(built, image, bands)
         assert pixels_of(png) == built.quantize(image).tobytes()
         assert bands.size <= bands.budget
     assert 0 < len(bands) < 40
-    image = Image.new("RGB", (200, 64), (0, 90, 120))
+    image = Image.new("RGB", (200, 64), shades[0])
     before = bands.made
     palette.encode(built, image, bands)
     assert bands.made == before + 1, "the oldest bands were dropped"
+
+
+def test_pixels_that_map_to_the_same_entries_share_their_bands() -> None:
+    bands = palette.Bands()
+    built = makemake.palette()
+    sea = Image.new("RGB", (64, 16), makemake.SEA)
+    near = Image.new("RGB", (64, 16), tuple(min(255, c + 1) for c in makemake.SEA))
+    assert built.quantize(near).tobytes() == built.quantize(sea).tobytes()
+    assert palette.encode(built, near, bands) == palette.encode(built, sea, bands)
+    assert bands.made == 1
 
 
 def test_the_encoder_takes_rgb_only() -> None:
