@@ -50,17 +50,23 @@ board): a board and a screen per seat for each of a few hundred games; a stream 
 drawn whole."""
 SHAPE_MARGIN = 2
 """Rows beyond a shape's coordinates and line width that it may still touch."""
+PART_PIXELS = 8192
+"""Pixels mapped again for nothing that are worth one part fewer (see :func:`_reached`): a
+part costs a crop, a mapping and a paste, some 20 microseconds, about as much as mapping
+this many pixels."""
 
 
 @dataclass(slots=True)
 class Op:
-    """One recorded drawing: what it is (``key``), the rows it may touch, how to draw it
-    (not frozen, which makes one several times slower: a board records a few hundred; nothing
-    changes one once recorded)."""
+    """One recorded drawing: what it is (``key``), the rows and columns it may touch, how to
+    draw it (not frozen, which makes one several times slower: a board records a few hundred;
+    nothing changes one once recorded)."""
 
     key: Hashable
     top: int
     bottom: int
+    left: int
+    right: int
     method: str
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
@@ -125,12 +131,18 @@ class Sheet(Image.Image):
     def _rows(self, top: float, bottom: float) -> tuple[int, int]:
         return max(0, math.floor(top)), min(self.height, math.ceil(bottom))
 
+    def _columns(self, left: float, right: float) -> tuple[int, int]:
+        return max(0, math.floor(left)), min(self.width, math.ceil(right))
+
     def record(self, method: str, args: tuple[Any, ...], kwargs: dict[str, Any],
-               top: float, bottom: float) -> None:
-        rows = self._rows(top, bottom)
-        if rows[0] >= rows[1]:
+               box: tuple[float, float, float, float]) -> None:
+        """Keep a drawing that may touch ``box`` (left, top, right, bottom)."""
+        rows = self._rows(box[1], box[3])
+        columns = self._columns(box[0], box[2])
+        if rows[0] >= rows[1] or columns[0] >= columns[1]:
             return  # outside the picture: it draws nothing
-        self.ops.append(Op((method, keyed(args), keyed(kwargs)), *rows, method, args, kwargs))
+        self.ops.append(Op((method, keyed(args), keyed(kwargs)), *rows, *columns, method, args,
+                           kwargs))
 
     def paste(self, im: Any, box: Any = None, mask: Any = None) -> None:
         box = (0, 0) if box is None else tuple(box)
@@ -139,17 +151,20 @@ class Sheet(Image.Image):
             if source is None:
                 raise ValueError("a colour pasted without a box or a mask")
             top, bottom = box[1], box[1] + source.height
+            left, right = box[0], box[0] + source.width
         else:
-            top, bottom = box[1], box[3]
-        top, bottom = self._rows(top, bottom)
-        if top >= bottom:
+            left, top, right, bottom = box
+        # clamped here, not by _rows and _columns: pastes are most of a board
+        top, bottom = max(0, math.floor(top)), min(self._size[1], math.ceil(bottom))
+        left, right = max(0, math.floor(left)), min(self._size[0], math.ceil(right))
+        if top >= bottom or left >= right:
             return
         # the common case keyed without the general walk: pastes are most of a board; what
         # they paste is a picture or a colour (numbers or a name), and where is numbers
         key = ("paste", _image_key(im) if isinstance(im, Image.Image)
                else tuple(im) if isinstance(im, list) else im, box,
                None if mask is None else _image_key(mask))
-        self.ops.append(Op(key, top, bottom, "paste", (im, box, mask), {}))
+        self.ops.append(Op(key, top, bottom, left, right, "paste", (im, box, mask), {}))
 
 
 def _recorded(method: str) -> Any:
@@ -172,17 +187,19 @@ class SheetDraw(Draw):
              anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
         found = text_mask_of(self.sheet, xy, text, fill, font, anchor, args, kwargs)
         if found is False:  # drawn by Pillow's own text: it may reach any row
-            self.sheet.record("text", (xy, text, fill, font, anchor, *args), kwargs, 0,
-                              self.sheet.height)
+            self.sheet.record("text", (xy, text, fill, font, anchor, *args), kwargs,
+                              (0, 0, self.sheet.width, self.sheet.height))
         elif found is not None:
             mask, corner = found
             self.sheet.paste(fill, corner, mask)
 
     def _shape(self, method: str, xy: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        ys = list(_numbers(xy))[1::2]
+        numbers = list(_numbers(xy))
+        xs, ys = numbers[0::2], numbers[1::2]
         reach = SHAPE_MARGIN + max([0, *(v for v in (*args, *kwargs.values())
                                          if isinstance(v, (int, float)))])
-        self.sheet.record(method, (xy, *args), kwargs, min(ys) - reach, max(ys) + reach + 1)
+        self.sheet.record(method, (xy, *args), kwargs, (min(xs) - reach, min(ys) - reach,
+                                                       max(xs) + reach + 1, max(ys) + reach + 1))
 
     rectangle = _recorded("rectangle")
     rounded_rectangle = _recorded("rounded_rectangle")
@@ -198,31 +215,35 @@ def draw_on(image: Image.Image) -> Draw:
     return SheetDraw(image) if isinstance(image, Sheet) else Draw(image)
 
 
+Box = tuple[int, int, int, int]
+"""Left, top, right and bottom of a part of a picture."""
+
+
 def replay(image: Image.Image, ops: list[Op],
-           runs: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
-    """Draw ``ops`` on ``image``, in order, and say which rows were drawn on.
+           runs: list[tuple[int, int]] | None = None) -> list[Box]:
+    """Draw ``ops`` on ``image``, in order, and say where they drew.
 
     ``runs``: the rows wanted (sorted spans, top and bottom); a paste is then drawn only over
     those rows, which gives them the same pixels (a paste puts each pixel on its own), while
     a shape is drawn whole."""
     draw = Draw(image)
-    drawn: list[tuple[int, int]] = []
+    drawn: list[Box] = []
     for op in ops:
         if op.method == "paste":
             parts = _clipped(op, runs) if runs is not None else None
             if parts is None:
                 image.paste(*op.args)
-                drawn.append((op.top, op.bottom))
+                drawn.append((op.left, op.top, op.right, op.bottom))
             else:
-                for source, box, mask, rows in parts:
+                for source, box, mask, (top, bottom) in parts:
                     image.paste(source, box, mask)
-                    drawn.append(rows)
+                    drawn.append((op.left, top, op.right, bottom))
         elif op.method == "text":
             draw.text(*op.args, **op.kwargs)
-            drawn.append((op.top, op.bottom))
+            drawn.append((op.left, op.top, op.right, op.bottom))
         else:
             getattr(draw, op.method)(*op.args, **op.kwargs)
-            drawn.append((op.top, op.bottom))
+            drawn.append((op.left, op.top, op.right, op.bottom))
     return drawn
 
 
@@ -335,9 +356,10 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
     wanted = [op for op in ops if reach[-(-op.bottom // pal.BAND)] > reach[op.top // pal.BAND]]
     image = _scratch(base)
     try:
-        drawn_rows = replay(image, wanted, _spans(dirty))
-        png, keys = pal.encode_known(design, image, known, bands)
-        _clean(image, base, drawn_rows)
+        drawn_boxes = replay(image, wanted, _spans(dirty))
+        png, keys = pal.encode_known(design, image, known, bands,
+                                     _indices(image, base, design, wanted))
+        _clean(image, base, drawn_boxes)
     except BaseException:
         _SCRATCH.pictures.pop(id(base), None)  # half drawn: made again from the base
         raise
@@ -393,19 +415,89 @@ def _spans(dirty: bytearray) -> list[tuple[int, int]]:
     return spans
 
 
-def _clean(image: Image.Image, base: Image.Image, drawn: list[tuple[int, int]]) -> None:
-    """Put back ``base``'s rows where ``drawn`` (spans of rows) drew on ``image``."""
+def _clean(image: Image.Image, base: Image.Image, drawn: list[Box]) -> None:
+    """Put back ``base`` where ``drawn`` (boxes) drew on ``image``: boxes whose rows meet are
+    put back as one, from the leftmost to the rightmost column of them (a few large pastes
+    cost less than many small ones)."""
     spans: list[list[int]] = []
-    for top, bottom in sorted(drawn):
-        if spans and top <= spans[-1][1]:
-            spans[-1][1] = max(spans[-1][1], bottom)
+    for left, top, right, bottom in sorted(drawn, key=lambda box: box[1]):
+        if spans and top <= spans[-1][3]:
+            last = spans[-1]
+            last[0], last[2], last[3] = min(last[0], left), max(last[2], right), \
+                max(last[3], bottom)
         else:
-            spans.append([top, bottom])
-    if sum(b - t for t, b in spans) > image.height // 2:
+            spans.append([left, top, right, bottom])
+    if sum((r - left) * (b - t) for left, t, r, b in spans) > image.width * image.height // 2:
         image.paste(base)
         return
-    for top, bottom in spans:
-        image.paste(base.crop((0, top, base.width, bottom)), (0, top))
+    for left, top, right, bottom in spans:
+        image.paste(base.crop((left, top, right, bottom)), (left, top))
+
+
+_INDEXED: dict[tuple[int, int], tuple[weakref.ref[Image.Image], Image.Image]] = {}
+"""Each static layer mapped to each palette it is drawn with, made once."""
+
+
+def _indexed(base: Image.Image, design: pal.Palette) -> Image.Image:
+    """``base`` mapped to ``design``'s palette."""
+    found = _INDEXED.get((id(base), design.ident))
+    if found is not None and found[0]() is base:
+        return found[1]
+    indexed = design.quantize(base)
+    with _LOCK:
+        for key in [k for k, (ref, _) in _INDEXED.items() if ref() is None]:
+            del _INDEXED[key]
+        _INDEXED[(id(base), design.ident)] = (weakref.ref(base), indexed)
+    return indexed
+
+
+def _indices(image: Image.Image, base: Image.Image, design: pal.Palette,
+             ops: list[Op]) -> Callable[[int, int], bytes]:
+    """How the encoder gets the palette indices of rows of ``image`` (``base`` with ``ops``
+    drawn on it): the static layer's own indices, with only the columns that the operations
+    reaching those rows may have drawn on mapped again (mapping is pixel by pixel, so a pixel
+    left as in the static layer has the static layer's index)."""
+    indexed = _indexed(base, design)
+
+    def indices(top: int, bottom: int) -> bytes:
+        out = indexed.crop((0, top, image.width, bottom))
+        for left, upper, right, lower in _reached(ops, top, bottom):
+            part = design.quantize(image.crop((left, upper, right, lower)))
+            out.paste(part, (left, upper - top))
+        return out.tobytes()
+
+    return indices
+
+
+def _reached(ops: list[Op], top: int, bottom: int) -> list[Box]:
+    """The parts of rows ``top``..``bottom`` (whole bands) that ``ops`` may have drawn on:
+    band by band, from the leftmost to the rightmost column any of them reaches there,
+    consecutive bands with the same columns as one part."""
+    first, count = top // pal.BAND, -(-(bottom - top) // pal.BAND)
+    lefts, rights = [1 << 30] * count, [-1] * count
+    for op in ops:
+        for n in range(max(op.top // pal.BAND - first, 0),
+                       min(-(-op.bottom // pal.BAND) - first, count)):
+            if op.left < lefts[n]:
+                lefts[n] = op.left
+            if op.right > rights[n]:
+                rights[n] = op.right
+    parts: list[list[int]] = []
+    for n in range(count):
+        if rights[n] < 0:
+            continue
+        left, right = lefts[n], rights[n]
+        start, end = top + n * pal.BAND, min(top + (n + 1) * pal.BAND, bottom)
+        if parts and parts[-1][3] == start:
+            last = parts[-1]
+            wide = max(last[2], right) - min(last[0], left)
+            added = wide * (end - last[1]) - (last[2] - last[0]) * (last[3] - last[1]) \
+                - (right - left) * (end - start)
+            if added <= PART_PIXELS:
+                last[0], last[2], last[3] = min(last[0], left), max(last[2], right), end
+                continue
+        parts.append([left, start, right, end])
+    return [(p[0], p[1], p[2], p[3]) for p in parts]
 
 
 def _prefix(dirty: bytearray) -> list[int]:

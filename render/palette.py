@@ -25,7 +25,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -264,10 +264,13 @@ def encode(palette: Palette, picture: Image.Image, bands: Bands = BANDS) -> byte
 
 def encode_known(palette: Palette, picture: Image.Image,
                  known: list[tuple[BandKey, Band] | None],
-                 bands: Bands = BANDS) -> tuple[bytes, list[BandKey]]:
+                 bands: Bands = BANDS,
+                 indices: Callable[[int, int], bytes] | None = None,
+                 ) -> tuple[bytes, list[BandKey]]:
     """:func:`encode`, with the bands that are already known (their key and bytes; None for
     the others, which are mapped to the palette, hashed, looked up and deflated as needed),
-    and the keys of all bands.
+    and the keys of all bands. ``indices(top, bottom)``, when given, says the palette indices
+    of those rows (the caller may know most of them); else the rows are mapped here.
 
     A band is keyed by its palette indices, not its RGB pixels: the indices are what is
     deflated, a third of the bytes to hash, and mapping the missing bands comes first anyway."""
@@ -279,16 +282,19 @@ def encode_known(palette: Palette, picture: Image.Image,
     deflate = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, -15)
     for n, end in _runs(found):
         top, bottom = n * BAND, min(end * BAND, height)
-        whole = top == 0 and bottom == height
-        raw = memoryview(palette.quantize(
-            picture if whole else picture.crop((0, top, width, bottom))).tobytes())
+        if indices is not None:
+            raw = memoryview(indices(top, bottom))
+        else:
+            whole = top == 0 and bottom == height
+            raw = memoryview(palette.quantize(
+                picture if whole else picture.crop((0, top, width, bottom))).tobytes())
         for m in range(n, end):
             start, stop = m * BAND - top, min((m + 1) * BAND, height) - top
-            indices = raw[start * width:stop * width]
-            key = keys[m] = (palette.ident, width, xxhash.xxh3_128_intdigest(indices))
+            values = raw[start * width:stop * width]
+            key = keys[m] = (palette.ident, width, xxhash.xxh3_128_intdigest(values))
             band = bands.get(key)
             if band is None:
-                rows = _rows(indices, width, 0, stop - start)
+                rows = _rows(values, width, 0, stop - start)
                 band = (deflate.compress(rows) + deflate.flush(isal_zlib.Z_FULL_FLUSH),
                         zlib.adler32(rows), len(rows))
                 bands.put(key, band)

@@ -88,16 +88,42 @@ def test_an_unchanged_position_draws_nothing_again() -> None:
     assert frames.COUNTS.replayed == before.replayed
 
 
-def test_a_shape_counts_every_row_its_line_reaches() -> None:
+def test_a_shape_counts_every_row_and_column_its_line_reaches() -> None:
     sheet = frames.Sheet(Image.new("RGB", (100, 100)))
     draw = frames.draw_on(sheet)
     draw.line([(10, 40), (90, 40)], fill=(0, 0, 0), width=6)
     draw.rectangle((5, 5, 20, 20), outline=(0, 0, 0), width=3)
-    draw.text((-5, 50), "x", fill=(0, 0, 0))  # not from a mask: it may reach any row
-    (line, rect, text) = sheet.ops
+    draw.text((-5, 50), "x", fill=(0, 0, 0))  # not from a mask: it may reach anywhere
+    sheet.paste(Image.new("RGB", (7, 3)), (30, 60))
+    sheet.paste((1, 2, 3), (95, 10, 120, 12))
+    (line, rect, text, sprite, fill) = sheet.ops
     assert line.top <= 40 - 3 and line.bottom >= 41 + 3
-    assert rect.top <= 5 and rect.bottom >= 21
-    assert (text.top, text.bottom) == (0, 100)
+    assert line.left <= 10 - 3 and line.right >= 91 + 3
+    assert rect.top <= 5 and rect.bottom >= 21 and rect.left <= 5 and rect.right >= 21
+    assert (text.left, text.top, text.right, text.bottom) == (0, 0, 100, 100)
+    assert (sprite.left, sprite.top, sprite.right, sprite.bottom) == (30, 60, 37, 63)
+    assert (fill.left, fill.right) == (95, 100)
+
+
+def test_only_the_columns_drawn_on_are_mapped_again() -> None:
+    """A band's indices are the static layer's, with the columns its operations reach mapped
+    again: a picture drawn after another is the picture drawn whole, wherever its pieces
+    went, and a band left alone keeps the static layer's indices."""
+    base = Image.new("RGB", (64, 48), (200, 180, 120))
+    for x in range(0, 64, 4):
+        base.paste((20, 40, 160), (x, 0, x + 1, 48))  # columns the mapping must keep
+    dot = Image.new("RGB", (5, 5), (240, 20, 20))
+    design = palette.build(palette.Design(
+        ((200, 180, 120), (20, 40, 160), (240, 20, 20), (0, 0, 0)),
+        (((0, 0, 0), (200, 180, 120), 4),)))
+    frames.forget()
+    for n, (x, y) in enumerate([(3, 2), (50, 2), (20, 30), (58, 44), (3, 2)]):
+        def paint(image: Image.Image, x: int = x, y: int = y) -> None:
+            image.paste(dot, (x, y))
+            frames.draw_on(image).line([(x, 20), (x + 9, 21)], fill=(0, 0, 0), width=2)
+        whole = base.copy()
+        paint(whole)
+        assert frames.drawn("s", base, design, paint) == palette.encode(design, whole), n
 
 
 SCREENS = [("giants", 4, 11, "greedy"), ("giganten", 4, 3, "greedy"), ("giganten", 3, 8, "random")]
