@@ -3,7 +3,7 @@
 A board is its static layer with a few hundred things drawn on it in order: sprites and texts
 pasted, a few shapes. A move changes a handful of them. So a render first *records* what it
 would draw, on a :class:`Sheet` (a stand-in for the picture that keeps each paste and shape
-with its key and the rows it reaches), and sums up, for each band of rows (the encoder's
+with its key and the rows and columns it reaches), and sums up, for each band of rows (the encoder's
 unit, :data:`render.palette.BAND`), the keys of the operations that reach it, in order, in one
 hash. The stream's previous picture (the same game's board, kept by :func:`drawn` under the
 stream's name) left its own band hashes.
@@ -11,17 +11,18 @@ stream's name) left its own band hashes.
 A band whose hash is the previous picture's is the same as it was, pixel for pixel: the same
 operations reach it, in the same order, over the same static layer. Its compressed bytes are
 taken from the band cache. Only the operations that reach a changed band are drawn (a paste
-only over the changed rows), on this thread's kept copy of the static layer, whose drawn rows
-are put back afterwards; and only the changed bands are hashed, mapped to the palette and
-deflated.
+only over the changed rows), on this thread's kept copy of the static layer, which is put
+back where they drew afterwards; and only the changed bands are mapped to the palette (only
+between the columns their operations reach: elsewhere a band holds the static layer's own
+indices), hashed and deflated.
 
 The result is the same PNG, byte for byte, as drawing and encoding the whole picture
 (``tests/test_render_frames.py`` plays whole games both ways). What makes that hold:
 
 - an operation's key holds everything its pixels depend on (arguments, a picture's content,
-  a font's identity), and its rows hold every row it can touch (a shape's rows are widened
+  a font's identity), and its rows and columns hold all it can touch (a shape's are widened
   by its line width and a margin; a text that is not drawn from its mask counts as touching
-  every row);
+  the whole picture);
 - pictures drawn from are not changed afterwards (the renderers' sprites are cached, and a
   cached picture is never drawn on).
 """
