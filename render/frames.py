@@ -3,10 +3,10 @@
 A board is its static layer with a few hundred things drawn on it in order: sprites and texts
 pasted, a few shapes. A move changes a handful of them. So a render first *records* what it
 would draw, on a :class:`Sheet` (a stand-in for the picture that keeps each paste and shape
-with its key and the rows and columns it reaches), and sums up, for each band of rows (the encoder's
-unit, :data:`render.palette.BAND`), the keys of the operations that reach it, in order, in one
-hash. The stream's previous picture (the same game's board, kept by :func:`drawn` under the
-stream's name) left its own band hashes.
+with its key and the rows and columns it reaches), and sums up, for each band of rows (the
+encoder's unit, :data:`render.palette.BAND`), the keys of the operations that reach it, in
+order, in one hash. The stream's previous picture (the same game's board, kept by
+:func:`drawn` under the stream's name) left its own band hashes.
 
 A band whose hash is the previous picture's is the same as it was, pixel for pixel: the same
 operations reach it, in the same order, over the same static layer. Its compressed bytes are

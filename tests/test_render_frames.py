@@ -88,7 +88,7 @@ def test_an_unchanged_position_draws_nothing_again() -> None:
     assert frames.COUNTS.replayed == before.replayed
 
 
-def test_a_shape_counts_every_row_and_column_its_line_reaches() -> None:
+def test_a_drawing_counts_every_row_and_column_it_reaches() -> None:
     sheet = frames.Sheet(Image.new("RGB", (100, 100)))
     draw = frames.draw_on(sheet)
     draw.line([(10, 40), (90, 40)], fill=(0, 0, 0), width=6)
@@ -116,6 +116,14 @@ def test_only_the_columns_drawn_on_are_mapped_again() -> None:
     design = palette.build(palette.Design(
         ((200, 180, 120), (20, 40, 160), (240, 20, 20), (0, 0, 0)),
         (((0, 0, 0), (200, 180, 120), 4),)))
+    mapped: list[tuple[int, int]] = []
+    quantize = design.quantize
+
+    def counted(picture: Image.Image) -> Image.Image:
+        mapped.append(picture.size)
+        return quantize(picture)
+
+    design.quantize = counted  # type: ignore[method-assign]
     frames.forget()
     for n, (x, y) in enumerate([(3, 2), (50, 2), (20, 30), (58, 44), (3, 2)]):
         def paint(image: Image.Image, x: int = x, y: int = y) -> None:
@@ -123,7 +131,18 @@ def test_only_the_columns_drawn_on_are_mapped_again() -> None:
             frames.draw_on(image).line([(x, 20), (x + 9, 21)], fill=(0, 0, 0), width=2)
         whole = base.copy()
         paint(whole)
-        assert frames.drawn("s", base, design, paint) == palette.encode(design, whole), n
+        mapped.clear()
+        assert frames.drawn("s", base, design, paint) == quantize_free(design, whole), n
+        if n:  # after the first picture: the static layer is not mapped again, and of the
+            # changed bands only the columns of the dot and the line are
+            assert mapped and all(w < base.width for w, _ in mapped), (n, mapped)
+            assert sum(w * h for w, h in mapped) <= 3 * 8 * 24, (n, mapped)
+
+
+def quantize_free(design: palette.Palette, picture: Image.Image) -> bytes:
+    """``picture`` encoded whole with ``design``'s own mapping (not a counted one)."""
+    plain = palette.Palette(design.entries, design.exact, design.image, design.plte)
+    return palette.encode(plain, picture, palette.Bands())
 
 
 SCREENS = [("giants", 4, 11, "greedy"), ("giganten", 4, 3, "greedy"), ("giganten", 3, 8, "random")]
