@@ -344,15 +344,13 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
                and before.palette == design.ident and len(before.bands) == count)
     if follows:
         assert before is not None
-        dirty = bytearray(a != b for a, b in zip(before.drawing, drawing, strict=True))
-        for n in range(count):
-            if not dirty[n]:
-                key = (design.ident, base.width, before.bands[n])
-                band = bands.get(key)
-                if band is None:
-                    dirty[n] = 1  # it left the cache: drawn again
-                else:
-                    known[n] = (key, band)
+        ident, width = design.ident, base.width
+        same: list[pal.BandKey | None] = [
+            None if a != b else (ident, width, band)
+            for a, b, band in zip(before.drawing, drawing, before.bands, strict=True)]
+        known = [None if key is None or band is None else (key, band)
+                 for key, band in zip(same, bands.get_all(same), strict=True)]
+        dirty = bytearray(band is None for band in known)  # a band that left the cache too
     reach = _prefix(dirty)
     wanted = [op for op in ops if reach[-(-op.bottom // pal.BAND)] > reach[op.top // pal.BAND]]
     image = _scratch(base)

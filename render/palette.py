@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import struct
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import cast
 
 import xxhash
 from isal import isal_zlib
@@ -161,20 +161,26 @@ def _check(palette: Palette) -> None:
 
 # --- PNG ---------------------------------------------------------------------------------------
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(
-        ">I", zlib.crc32(kind + data))
+def _chunk(kind: bytes, data: bytes) -> tuple[bytes, bytes, bytes, bytes]:
+    """A PNG chunk's parts: its length, kind, data and CRC."""
+    return (struct.pack(">I", len(data)), kind, data,
+            struct.pack(">I", isal_zlib.crc32(data, isal_zlib.crc32(kind))))
 
 
-def _adler_combine(first: int, second: int, length: int) -> int:
-    """The Adler-32 of two pieces from their own checksums (zlib's adler32_combine)."""
+def _adler(bands: Sequence[Band]) -> int:
+    """The Adler-32 of the bands' rows one after the other, from each band's own checksum and
+    length (zlib's adler32_combine over them all at once: the stream's ``a`` is one plus the
+    sum of the bytes; each byte adds itself once to ``b`` for every byte from it to the end)."""
     base = 65521
-    rem = length % base
-    sum1 = first & 0xFFFF
-    sum2 = (rem * sum1) % base
-    sum1 = (sum1 + (second & 0xFFFF) + base - 1) % base
-    sum2 = (sum2 + (first >> 16) + (second >> 16) + base - rem) % base
-    return sum1 | (sum2 << 16)
+    sums = 0
+    weights = 0
+    after = 0
+    for _, adler, length in reversed(bands):
+        low = (adler & 0xFFFF) - 1  # the band's own sum of bytes
+        sums += low
+        weights += (adler >> 16) - length + low * after
+        after += length
+    return ((1 + sums) % base) | (((after + weights) % base) << 16)
 
 
 def _rows(raw: bytes | memoryview, width: int, start: int, stop: int) -> bytes:
@@ -185,8 +191,8 @@ def _rows(raw: bytes | memoryview, width: int, start: int, stop: int) -> bytes:
 def _png(palette: Palette, size: tuple[int, int], stream: bytes) -> bytes:
     width, height = size
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return (PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette.plte)
-            + _chunk(b"IDAT", stream) + _chunk(b"IEND", b""))
+    return b"".join((PNG_SIGNATURE, *_chunk(b"IHDR", header), *_chunk(b"PLTE", palette.plte),
+                     *_chunk(b"IDAT", stream), *_chunk(b"IEND", b"")))
 
 
 _ZLIB_HEADER = b"\x78\x01"
@@ -235,6 +241,16 @@ class Bands:
             if band is not None:
                 self._kept.move_to_end(key)
             return band
+
+    def get_all(self, keys: Sequence[BandKey | None]) -> list[Band | None]:
+        """:meth:`get` for each key (None for a None key)."""
+        with self._lock:
+            kept = self._kept
+            found = [None if key is None else kept.get(key) for key in keys]
+            for key, band in zip(keys, found, strict=True):
+                if key is not None and band is not None:
+                    kept.move_to_end(key)
+            return found
 
     def put(self, key: BandKey, band: Band) -> None:
         with self._lock:
@@ -296,22 +312,17 @@ def encode_known(palette: Palette, picture: Image.Image,
             if band is None:
                 rows = _rows(values, width, 0, stop - start)
                 band = (deflate.compress(rows) + deflate.flush(isal_zlib.Z_FULL_FLUSH),
-                        zlib.adler32(rows), len(rows))
+                        isal_zlib.adler32(rows), len(rows))
                 bands.put(key, band)
                 bands.made += 1
             else:
                 bands.found += 1
             found[m] = band
     bands.found += sum(k is not None for k in known)
-    parts = [_ZLIB_HEADER]
-    adler = 1
-    for band in found:
-        assert band is not None
-        parts.append(band[0])
-        adler = _adler_combine(adler, band[1], band[2])
-    parts.append(_FINAL)
-    parts.append(struct.pack(">I", adler))
-    return _png(palette, picture.size, b"".join(parts)), [k for k in keys if k is not None]
+    complete = cast(list[Band], found)  # every band is found or made by now
+    stream = b"".join((_ZLIB_HEADER, *[band[0] for band in complete], _FINAL,
+                       struct.pack(">I", _adler(complete))))
+    return _png(palette, picture.size, stream), cast(list[BandKey], keys)
 
 
 def _runs(found: list[Band | None]) -> list[tuple[int, int]]:
