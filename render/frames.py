@@ -30,6 +30,7 @@ The result is the same PNG, byte for byte, as drawing and encoding the whole pic
 from __future__ import annotations
 
 import contextlib
+import marshal
 import math
 import threading
 import weakref
@@ -37,7 +38,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import xxhash
 from PIL import Image, ImageFont
@@ -51,6 +52,12 @@ board): a board and a screen per seat for each of a few hundred games; a stream 
 drawn whole."""
 SHAPE_MARGIN = 2
 """Rows beyond a shape's coordinates and line width that it may still touch."""
+PARTS_KEPT = 8192
+"""Parts of pictures (see :func:`part`) whose drawings a process remembers, the latest used:
+a board has a few tens (a table row a seat, say), a few KiB each."""
+CHECK_PARTS = False
+"""Set by tests: a part found is painted again all the same, and a part whose drawings differ
+from those found for its arguments is an error (:class:`PartError`): it read more than them."""
 PART_PIXELS = 8192
 """Pixels mapped again for nothing that are worth one part fewer (see :func:`_reached`): a
 part costs a crop, a mapping and a paste, some 20 microseconds, about as much as mapping
@@ -211,6 +218,53 @@ class SheetDraw(Draw):
     pieslice = _recorded("pieslice")
 
 
+T = TypeVar("T")
+
+
+class PartError(AssertionError):
+    """A part of a picture drew otherwise than before with the same arguments."""
+
+
+_PARTS: OrderedDict[Hashable, tuple[tuple[Op, ...], Any]] = OrderedDict()
+
+
+def part(image: Image.Image, paint: Callable[..., T], *args: Any) -> T:
+    """``paint(image, *args)``: a part of a picture drawn from nothing but ``args`` (plain
+    values: numbers, strings, lists, dicts) and its module's constants, such as one seat's
+    row of a table. On a :class:`Sheet`, the drawings it recorded when it was last painted
+    with equal arguments (and what it returned then) are taken again instead: a move changes
+    a few parts of a board, and painting the others again would record the same drawings.
+
+    The arguments are compared as their ``marshal`` bytes (format 2, without references, so
+    that equal values give equal bytes, and only equal values do)."""
+    if not isinstance(image, Sheet):
+        return paint(image, *args)
+    key = (paint.__module__, paint.__qualname__, image.mode, image.size,
+           marshal.dumps(args, 2))
+    found = _PARTS.get(key)
+    if found is not None and not CHECK_PARTS:
+        with contextlib.suppress(KeyError):  # another thread forgot it just now
+            _PARTS.move_to_end(key)
+        image.ops.extend(found[0])
+        return found[1]
+    start = len(image.ops)
+    result = paint(image, *args)
+    ops = tuple(image.ops[start:])
+    if found is not None and (found[1] != result or [_drawing(op) for op in found[0]]
+                              != [_drawing(op) for op in ops]):
+        raise PartError(f"{paint.__qualname__} drew otherwise with the same arguments: "
+                        "it reads something they do not hold")
+    with _LOCK:
+        _PARTS[key] = (ops, result)
+        while len(_PARTS) > PARTS_KEPT:
+            _PARTS.popitem(last=False)
+    return result
+
+
+def _drawing(op: Op) -> tuple[Hashable, int, int, int, int]:
+    return op.key, op.top, op.bottom, op.left, op.right
+
+
 def draw_on(image: Image.Image) -> Draw:
     """The ``Draw`` for a picture being painted: a recording one for a :class:`Sheet`."""
     return SheetDraw(image) if isinstance(image, Sheet) else Draw(image)
@@ -310,9 +364,10 @@ COUNTS = Counts()
 
 
 def forget() -> None:
-    """Drop every stream's previous picture (tests)."""
+    """Drop every stream's previous picture and every part's drawings (tests)."""
     with _LOCK:
         _KEPT.clear()
+        _PARTS.clear()
 
 
 def picture(stream: Hashable, base: Image.Image, design: pal.Palette,

@@ -444,10 +444,10 @@ def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str,
         _ring_tray(image, tray)
     _draw_ahus(image, view, highlight)
     _draw_header(image, draw, view, lang, shown)
-    _draw_supply(image, draw, view, lang)
+    frames.part(image, _draw_supply, view["supply"], lang)
     _draw_offer(image, draw, view, lang)
     status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
-    _draw_legend(image, draw, view, lang, shown)
+    _draw_legend(image, view, lang, shown)
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
@@ -472,21 +472,25 @@ def item_sprite(item_id: str, item: dict[str, Any]) -> Image.Image:
 def hex_chips(view: dict[str, Any], label: str,
               with_items: bool = True) -> list[Image.Image]:
     """What stands on a hex, in drawing order: forest tile, figures by seat, logs, items."""
+    return _chips(view["seats"], view["forest"].get(label), view["hexes"].get(label),
+                  items_at(view, label) if with_items else [])
+
+
+def _chips(seats: list[str], forest: dict[str, Any] | None, spot: dict[str, Any] | None,
+           items: list[tuple[str, dict[str, Any]]]) -> list[Image.Image]:
+    """:func:`hex_chips` from the hex's forest tile, figures and logs, and the items on it."""
     chips: list[Image.Image] = []
-    forest = view["forest"].get(label)
     if forest is not None:
         chips.append(art.forest_tile(forest["logs"], bool(forest["harvested"])))
-    spot = view["hexes"].get(label)
     if spot:
-        for colour in view["seats"]:
+        for colour in seats:
             kinds = [f["type"] for f in spot["figures"] if f["colour"] == colour]
             if kinds:
                 chips.append(art.figures(colour, kinds.count("worker"), "sorcerer" in kinds,
                                          "chief" in kinds))
         if spot["logs"]:
             chips.append(art.logs(spot["logs"]))
-    if with_items:
-        chips += [item_sprite(i, item) for i, item in items_at(view, label)]
+    chips += [item_sprite(i, item) for i, item in items]
     return chips
 
 
@@ -544,19 +548,32 @@ def in_tray(view: dict[str, Any]) -> bool:
 
 
 def _draw_hexes(image: Image.Image, view: dict[str, Any], lang: str) -> Box | None:
-    """The chips on every hex; the tray's box when the quarry's statues were put in it."""
-    labels = set(view["hexes"]) | set(view["forest"]) | {
-        item["at"] for item in view["items"].values() if item["at"] in HEX_CR}
+    """The chips on every hex, each hex a part of the picture (:func:`render.frames.part`);
+    the tray's box when the quarry's statues were put in it."""
+    lying: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for item_id, item in view["items"].items():
+        if item["at"] in HEX_CR:
+            lying.setdefault(item["at"], []).append((item_id, item))
+    labels = set(view["hexes"]) | set(view["forest"]) | set(lying)
     tray = in_tray(view)
     for label in sorted(labels, key=lambda h: HEX_CR[h][::-1]):
-        if tray and label == MOAI_QUARRY:
-            chips = [*hex_chips(view, label, with_items=False),
-                     art.tray_pointer(len(items_at(view, label)))]
-        else:
-            chips = hex_chips(view, label)
-        for chip, x, y in flow(chips, hex_centre(label)):
-            paste_centred(image, chip, (x, y))
+        frames.part(image, _hex_part, label, view["seats"], view["forest"].get(label),
+                    view["hexes"].get(label), lying.get(label, []),
+                    tray and label == MOAI_QUARRY)
     return _draw_tray(image, view, lang) if tray else None
+
+
+def _hex_part(image: Image.Image, label: str, seats: list[str], forest: dict[str, Any] | None,
+              spot: dict[str, Any] | None, items: list[tuple[str, dict[str, Any]]],
+              pointer: bool) -> None:
+    """One hex's chips; with ``pointer``, its statues are in the tray and a pointer to it
+    stands for them."""
+    if pointer:
+        chips = [*_chips(seats, forest, spot, []), art.tray_pointer(len(items))]
+    else:
+        chips = _chips(seats, forest, spot, items)
+    for chip, x, y in flow(chips, hex_centre(label)):
+        paste_centred(image, chip, (x, y))
 
 
 TRAY_PAD = 8
@@ -663,10 +680,10 @@ def _draw_header(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             x += 34
 
 
-def _draw_supply(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 lang: str) -> None:
-    """The supplies bottom right: moai by size, headdresses, logs and rongo halves."""
-    supply = view["supply"]
+def _draw_supply(image: Image.Image, supply: dict[str, Any], lang: str) -> None:
+    """The supplies bottom right: moai by size, headdresses, logs and rongo halves (a part of
+    the picture: :func:`render.frames.part`)."""
+    draw = draw_on(image)
     x0, y0, _, _ = SUPPLY_BOX
     draw.text((x0 + 4, y0 + 4), t("render.giants.supply", lang), font=font(18, True, lang),
               fill=WHITE, anchor="lt")
@@ -727,36 +744,51 @@ def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
     return t("render.to_act", lang, name=pending[0])
 
 
-def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 lang: str, shown: dict[str, str]) -> None:
-    """A row per seat: swatch, name, then the public holdings (or the final points)."""
-    bold = font(20, True, lang)
+def _draw_legend(image: Image.Image, view: dict[str, Any], lang: str,
+                 shown: dict[str, str]) -> None:
+    """A row per seat: swatch, name, then the public holdings (or the final points); each row
+    a part of the picture (:func:`render.frames.part`) drawn from what it shows."""
     final = bool(view["finished"])
-    columns = FINAL_COLUMNS if final else COLUMNS
     for i, seat in enumerate(view["seats"]):
-        y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
-        if seat in view["pending"] or seat in view["winners"]:
-            draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
-                           outline=INK, width=2)
-        swatch(draw, (26, y - 14, 54, y + 14), seat)
-        name = font(20, True, text_lang(shown[seat], lang))
-        draw.text((66, y), fit_text(shown[seat], name, columns["prestige"] - 80), font=name,
-                  fill=INK, anchor="lm")
-        if final:
-            _final_row(draw, view, seat, y)
-        else:
-            _play_row(image, draw, view, seat, y)
-        badge = seat_badge(view, seat, lang)
-        if badge:
-            draw.text((columns["status"], y), fit_text(badge, bold, WIDTH - 40 - columns["status"]),
-                      font=bold, fill=INK, anchor="lm")
+        row = (_final_values(view, seat) if final else _play_values(view, seat))
+        frames.part(image, _legend_row, i, seat, shown[seat], lang, final,
+                    seat in view["pending"] or seat in view["winners"], row,
+                    seat_badge(view, seat, lang))
 
 
-def _final_row(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: str, y: int) -> None:
-    result = view.get("result", {}).get(seat)
+def _legend_row(image: Image.Image, i: int, seat: str, name: str, lang: str, final: bool,
+                active: bool, row: dict[str, Any], badge: str) -> None:
+    draw = draw_on(image)
+    bold = font(20, True, lang)
+    columns = FINAL_COLUMNS if final else COLUMNS
+    y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
+    if active:
+        draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
+                       outline=INK, width=2)
+    swatch(draw, (26, y - 14, 54, y + 14), seat)
+    face = font(20, True, text_lang(name, lang))
+    draw.text((66, y), fit_text(name, face, columns["prestige"] - 80), font=face, fill=INK,
+              anchor="lm")
+    if final:
+        _final_row(draw, row, y)
+    else:
+        _play_row(image, draw, seat, row, y)
+    if badge:
+        draw.text((columns["status"], y), fit_text(badge, bold, WIDTH - 40 - columns["status"]),
+                  font=bold, fill=INK, anchor="lm")
+
+
+def _final_values(view: dict[str, Any], seat: str) -> dict[str, Any]:
+    """What a seat's row of the final table shows: its result, or its score until there is
+    one."""
+    return {"result": view.get("result", {}).get(seat), "score": view["scores"][seat]}
+
+
+def _final_row(draw: ImageDraw.ImageDraw, row: dict[str, Any], y: int) -> None:
+    result = row["result"]
     face = font(20)
     if result is None:
-        draw.text((FINAL_COLUMNS["total"], y), str(view["scores"][seat]), font=font(20, True),
+        draw.text((FINAL_COLUMNS["total"], y), str(row["score"]), font=font(20, True),
                   fill=INK, anchor="lm")
         return
     for key in ("prestige", "moai", "headdresses", "rongo"):
@@ -778,23 +810,32 @@ def bases_left(view: dict[str, Any], seat: str) -> int | None:
     return int(player["bases"]) - len(player["reserved"]) - owned
 
 
-def _play_row(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: str,
-              y: int) -> None:
+def _play_values(view: dict[str, Any], seat: str) -> dict[str, Any]:
+    """What a seat's row of the table shows while the game runs: prestige, rongo, bases,
+    reservations, what it committed and the items in front of it."""
     player = view["players"][seat]
+    return {"score": view["scores"][seat], "rongo": player["rongo"],
+            "left": bases_left(view, seat), "bases": player["bases"],
+            "reserved": len(player["reserved"][:2]), "committed": player["committed"],
+            "front": [(item_id, view["items"][item_id]) for item_id in player["front"]]}
+
+
+def _play_row(image: Image.Image, draw: ImageDraw.ImageDraw, seat: str, row: dict[str, Any],
+              y: int) -> None:
     face = font(20)
-    draw.text((COLUMNS["prestige"], y), str(view["scores"][seat]), font=font(20, True),
+    draw.text((COLUMNS["prestige"], y), str(row["score"]), font=font(20, True),
               fill=INK, anchor="lm")
     paste_centred(image, art.rongo(), (COLUMNS["rongo"] + 6, y))
-    draw.text((COLUMNS["rongo"] + 18, y), str(player["rongo"]), font=face, fill=INK,
+    draw.text((COLUMNS["rongo"] + 18, y), str(row["rongo"]), font=face, fill=INK,
               anchor="lm")
-    left = bases_left(view, seat)
-    draw.text((COLUMNS["bases"], y), f"{'?' if left is None else left}/{player['bases']}",
+    left = row["left"]
+    draw.text((COLUMNS["bases"], y), f"{'?' if left is None else left}/{row['bases']}",
               font=face, fill=INK, anchor="lm")
     x = COLUMNS["bases"] + 62
-    for _ in player["reserved"][:2]:
+    for _ in range(row["reserved"]):
         paste_centred(image, art.reservation(seat), (x + 15, y))
         x += 34
-    committed = player["committed"]
+    committed = row["committed"]
     chips: list[Image.Image] = []
     if committed["markers"]:
         chips.append(art.counted("marker", seat, committed["markers"]))
@@ -806,8 +847,8 @@ def _play_row(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         paste_centred(image, chip, (x + chip.width / 2, y))
         x += chip.width + 8
     x = COLUMNS["front"]
-    for item_id in player["front"]:
-        chip = item_sprite(item_id, view["items"][item_id])
+    for item_id, item in row["front"]:
+        chip = item_sprite(item_id, item)
         if x + chip.width > COLUMNS["status"] - 8:
             break
         paste_centred(image, chip, (x + chip.width / 2, y))

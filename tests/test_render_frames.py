@@ -186,3 +186,53 @@ def test_a_paste_one_row_up_is_a_change() -> None:
         whole = base.copy()
         whole.paste(dot, (10, y))
         assert frames.drawn("dot", base, design, paint) == palette.encode(design, whole), y
+
+
+@pytest.mark.parametrize("play", GAMES, ids=[g[0] for g in GAMES])
+def test_every_part_of_a_board_is_drawn_from_its_arguments_alone(
+        play: tuple[str, int, int, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each part found again (:func:`render.frames.part`) is painted again and compared: none
+    reads anything its arguments do not hold, so taking its drawings again is exact."""
+    monkeypatch.setattr(frames, "CHECK_PARTS", True)
+    game, seats, seed, level = play
+    board = canvas_cases.BOARDS[game].board
+    frames.forget()
+    for n, (view, highlight) in enumerate(_boards(game, seats, seed, level)):
+        lang = ("en", "zh-TW", "ru")[n % 3]
+        board(view, lang, canvas_cases.NAMES if n % 4 == 0 else None, highlight=highlight,
+              frame=("checked", n % 2))
+
+
+def test_a_part_is_painted_once_for_its_arguments() -> None:
+    base = Image.new("RGB", (40, 40))
+    painted: list[int] = []
+
+    def square(image: Image.Image, x: int) -> int:
+        painted.append(x)
+        image.paste((255, 0, 0), (x, 0, x + 4, 4))
+        return x + 4
+
+    frames.forget()
+    first, again, other = frames.Sheet(base), frames.Sheet(base), frames.Sheet(base)
+    assert frames.part(first, square, 3) == frames.part(again, square, 3) == 7
+    assert frames.part(other, square, 9) == 13
+    assert painted == [3, 9]
+    assert [op.key for op in first.ops] == [op.key for op in again.ops]
+    whole = base.copy()
+    assert frames.part(whole, square, 3) == 7 and whole.getpixel((3, 0)) == (255, 0, 0)
+
+
+def test_a_part_that_reads_more_than_its_arguments_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(frames, "CHECK_PARTS", True)
+    base = Image.new("RGB", (40, 40))
+    outside = {"x": 2}
+
+    def square(image: Image.Image, size: int) -> None:
+        image.paste((255, 0, 0), (outside["x"], 0, outside["x"] + size, size))
+
+    frames.forget()
+    frames.part(frames.Sheet(base), square, 4)
+    outside["x"] = 5
+    with pytest.raises(frames.PartError):
+        frames.part(frames.Sheet(base), square, 4)
