@@ -393,15 +393,16 @@ def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str,
     shown = seat_names(seats, lang, names)
     _draw_spaces(image, view)
     _draw_trucks(image, view)
-    _draw_locomotives(image, draw, view, lang, shown)
-    _draw_companies(image, draw, view, layout, lang)
+    frames.part(image, _draw_locomotives, view["black_loco"],
+                [view["players"][s]["loco"] for s in seats], seats)
+    _draw_companies(image, view, layout, lang)
     _draw_changes(image, view, layout, highlight)
     if view["finished"] and view.get("result"):
         _draw_ranking(image, view, layout, lang, shown)
     else:
         _draw_cards(image, draw, view, layout, lang, shown)
     _draw_header(draw, view, lang, shown)
-    _draw_legend(draw, view, layout, lang, shown)
+    _draw_legend(image, view, layout, lang, shown)
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
@@ -427,12 +428,24 @@ def peekers(view: dict[str, Any], label: str) -> tuple[str, ...]:
 
 
 def _draw_spaces(image: Image.Image, view: dict[str, Any]) -> None:
-    """Face-down tiles, derricks and dry wells; unused spaces stay bare terrain."""
+    """Face-down tiles, derricks and dry wells; unused spaces stay bare terrain. Each row of
+    the grid is a part of the picture (:func:`render.frames.part`): a move changes a space or
+    two."""
+    rows: dict[str, list[tuple[str, dict[str, Any], tuple[str, ...]]]] = {}
     for label, space in view["spaces"].items():
+        rows.setdefault(label[0], []).append(
+            (label, space, peekers(view, label) if space["state"] == "hidden" else ()))
+    for row in rows.values():
+        frames.part(image, _spaces_row, row)
+
+
+def _spaces_row(image: Image.Image,
+                row: list[tuple[str, dict[str, Any], tuple[str, ...]]]) -> None:
+    for label, space, peeked in row:
         centre = cell_centre(label)
         if space["state"] == "hidden":
-            paste_centred(image, hidden_tile(label, space["type"], space["value"],
-                                             peekers(view, label)), centre)
+            paste_centred(image, hidden_tile(label, space["type"], space["value"], peeked),
+                          centre)
         elif space["state"] == "derrick":
             paste_centred(image, derrick(label, space["owner"], space["chips"]), centre)
         elif space["state"] == "spent":
@@ -447,38 +460,44 @@ def _draw_trucks(image: Image.Image, view: dict[str, Any]) -> None:
             paste_centred(image, truck(seat), cell_centre(label))
 
 
-def _draw_locomotives(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                      lang: str, shown: dict[str, str]) -> None:
+def _draw_locomotives(image: Image.Image, black: int, locos: list[int],
+                      seats: list[str]) -> None:
     """The black train on the top track, then each seat's locomotive on its own track."""
-    tracks = [(BLACK_LOCO, view["black_loco"]),
-              *((s, view["players"][s]["loco"]) for s in view["seats"])]
-    for i, (colour, position) in enumerate(tracks):
+    draw = draw_on(image)
+    for i, (colour, position) in enumerate([(BLACK_LOCO, black), *zip(seats, locos,
+                                                                       strict=True)]):
         y = TRACKS_Y + i * TRACK_H + TRACK_H / 2
         swatch(draw, (20, round(y) - 12, 40, round(y) + 8), colour)
         paste_centred(image, locomotive(colour, position), (rail_x(position), y - 2))
 
 
-def _draw_companies(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                    layout: Layout, lang: str) -> None:
-    """Price markers, each seat's stored chips, and a frame round the company being auctioned."""
+def _draw_companies(image: Image.Image, view: dict[str, Any], layout: Layout,
+                    lang: str) -> None:
+    """Price markers, each seat's stored chips, and a frame round the company being auctioned:
+    each company's row a part of the picture (:func:`render.frames.part`)."""
     auction = view.get("auction")
-    bold = font(16, True)
     for i, company in enumerate(COMPANIES):
-        top = layout.company_row(i)
-        price = view["prices"][company]
-        j = PRICE_TABLE.index(price)
-        x0 = PRICE_X + j * PRICE_W
-        draw.rectangle((x0 + 1, top + 7, x0 + PRICE_W - 1, top + 41), fill=INK)
-        draw.text((x0 + PRICE_W / 2, top + 24), thousands(price), font=bold, fill=WHITE,
-                  anchor="mm")
-        paste_centred(image, price_marker(), (x0 + PRICE_W / 2, top + 24))
-        draw.text((22, top + 35), money(price, lang), font=bold, fill=INK, anchor="lm")
-        for n, seat in enumerate(view["seats"]):
-            count = view["players"][seat]["storage"][company]
-            paste_centred(image, chip_disc(seat, count, faded=count == 0),
-                          (STORE_X + 17 + n * CHIP_STEP, top + 24))
-        if auction and auction["company"] == company:
-            draw.rectangle((12, top - 2, WIDTH - 12, top + 50), outline=INK, width=3)
+        frames.part(image, _company_row, layout.company_row(i), view["prices"][company],
+                    [(seat, view["players"][seat]["storage"][company]) for seat in view["seats"]],
+                    bool(auction and auction["company"] == company), lang)
+
+
+def _company_row(image: Image.Image, top: int, price: int, stored: list[tuple[str, int]],
+                 auctioned: bool, lang: str) -> None:
+    draw = draw_on(image)
+    bold = font(16, True)
+    j = PRICE_TABLE.index(price)
+    x0 = PRICE_X + j * PRICE_W
+    draw.rectangle((x0 + 1, top + 7, x0 + PRICE_W - 1, top + 41), fill=INK)
+    draw.text((x0 + PRICE_W / 2, top + 24), thousands(price), font=bold, fill=WHITE,
+              anchor="mm")
+    paste_centred(image, price_marker(), (x0 + PRICE_W / 2, top + 24))
+    draw.text((22, top + 35), money(price, lang), font=bold, fill=INK, anchor="lm")
+    for n, (seat, count) in enumerate(stored):
+        paste_centred(image, chip_disc(seat, count, faded=count == 0),
+                      (STORE_X + 17 + n * CHIP_STEP, top + 24))
+    if auctioned:
+        draw.rectangle((12, top - 2, WIDTH - 12, top + 50), outline=INK, width=3)
 
 
 def _draw_changes(image: Image.Image, view: dict[str, Any], layout: Layout,
@@ -585,27 +604,34 @@ def _auction_params(view: dict[str, Any], lang: str, shown: dict[str, str]) -> d
                      if auction["high_bidder"] else t("render.giganten.auction.no_bid", lang))}
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, view: dict[str, Any], layout: Layout, lang: str,
+def _draw_legend(image: Image.Image, view: dict[str, Any], layout: Layout, lang: str,
                  shown: dict[str, str]) -> None:
-    """A row per seat: name, then its public holdings (or its final accounting), then a badge.
-
-    Numbers, money and labels keep the label font in every language; words use the language's."""
-    bold = font(20, True, lang)
+    """A row per seat: name, then its public holdings (or its final accounting), then a badge;
+    each row a part of the picture (:func:`render.frames.part`) drawn from what it shows."""
     for i, seat in enumerate(view["seats"]):
-        top = layout.legend_y + 24 + i * ROW_H
-        y = top + ROW_H // 2
-        if seat in view["pending"] or seat in view["winners"]:
-            draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=LIT, outline=INK, width=2)
-        swatch(draw, (24, y - 13, 50, y + 13), seat)
-        name = font(20, True, text_lang(shown[seat], lang))
-        draw.text((62, y), fit_text(shown[seat], name, 220), font=name, fill=INK, anchor="lm")
-        for x, text in _legend_values(view, seat, lang):
-            face = font(20, lang=text_lang(text, "en"))
-            draw.text((x, y), text, font=face, fill=INK, anchor="lm")
-        badge = _badge(view, seat, lang)
-        if badge:
-            draw.text((BADGE_X, y), fit_text(badge, bold, WIDTH - 24 - BADGE_X), font=bold,
-                      fill=INK, anchor="lm")
+        frames.part(image, _legend_row, layout.legend_y + 24 + i * ROW_H, seat, shown[seat],
+                    lang, seat in view["pending"] or seat in view["winners"],
+                    _legend_values(view, seat, lang), _badge(view, seat, lang))
+
+
+def _legend_row(image: Image.Image, top: int, seat: str, name: str, lang: str, active: bool,
+                values: list[tuple[int, str]], badge: str) -> None:
+    """Numbers, money and labels keep the label font in every language; words use the
+    language's."""
+    draw = draw_on(image)
+    y = top + ROW_H // 2
+    if active:
+        draw.rectangle((16, top, WIDTH - 16, top + ROW_H), fill=LIT, outline=INK, width=2)
+    swatch(draw, (24, y - 13, 50, y + 13), seat)
+    face = font(20, True, text_lang(name, lang))
+    draw.text((62, y), fit_text(name, face, 220), font=face, fill=INK, anchor="lm")
+    for x, text in values:
+        draw.text((x, y), text, font=font(20, lang=text_lang(text, "en")), fill=INK,
+                  anchor="lm")
+    if badge:
+        bold = font(20, True, lang)
+        draw.text((BADGE_X, y), fit_text(badge, bold, WIDTH - 24 - BADGE_X), font=bold,
+                  fill=INK, anchor="lm")
 
 
 def _legend_values(view: dict[str, Any], seat: str, lang: str) -> list[tuple[int, str]]:
