@@ -345,9 +345,11 @@ def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str,
     _draw_changes(image, highlight)
     shown = seat_names(view["seats"], lang, names)
     draw = draw_on(image)
-    _draw_corners(image, draw, view, lang, shown)
+    holder = view["makemake"]
+    frames.part(image, _draw_corners, view["round"], view["phase"], view["moai_left"],
+                shown[holder] if holder else None, lang)
     status_line(draw, status_text(view, lang, shown), lang, STATUS_Y, WIDTH, INK)
-    _draw_legend(image, draw, view, lang, shown)
+    _draw_legend(image, view, lang, shown)
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
@@ -474,22 +476,23 @@ def _draw_changes(image: Image.Image, highlight: frozenset[str]) -> None:
                       point(SITE_XY[site]))
 
 
-def _draw_corners(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                  lang: str, shown: dict[str, str]) -> None:
-    """Round and phase top left; Moai supply and Make Make's holder top right (on the sea)."""
-    draw.text((24, 22), t("render.round", lang, round=view["round"]),
+def _draw_corners(image: Image.Image, round_: int, phase: str, moai_left: int,
+                  holder: str | None, lang: str) -> None:
+    """Round and phase top left; Moai supply and Make Make's holder (its name) top right (on
+    the sea)."""
+    draw = draw_on(image)
+    draw.text((24, 22), t("render.round", lang, round=round_),
               font=font(30, True, lang), fill=WHITE, anchor="lt")
-    draw.text((24, 64), t(f"render.makemake.phase.{view['phase']}", lang),
+    draw.text((24, 64), t(f"render.makemake.phase.{phase}", lang),
               font=font(22, lang=lang), fill=WHITE, anchor="lt")
     right = WIDTH - 24
     draw.ellipse((right - 52, 16, right + 12, 80), fill=STONE)
     paste_centred(image, moai(52), (right - 20, 48))
     draw.text((right - 62, 40), t("render.makemake.moai_supply", lang),
               font=font(18, lang=lang), fill=WHITE, anchor="rm")
-    draw.text((right - 62, 66), str(view["moai_left"]), font=font(26, True), fill=WHITE,
+    draw.text((right - 62, 66), str(moai_left), font=font(26, True), fill=WHITE,
               anchor="rm")
-    holder = view["makemake"]
-    text = (t("render.makemake.holder", lang, name=shown[holder]) if holder
+    text = (t("render.makemake.holder", lang, name=holder) if holder is not None
             else t("render.makemake.on_centre", lang))
     face = font(18, lang=text_lang(text, lang))
     draw.text((right, 110), fit_text(text, face, 280), font=face, fill=WHITE, anchor="rm")
@@ -510,28 +513,37 @@ def status_text(view: dict[str, Any], lang: str, shown: dict[str, str]) -> str:
     return t("render.to_act", lang, name=name)
 
 
-def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 lang: str, shown: dict[str, str]) -> None:
-    """A row per seat: swatch, name, progress, reserve, sacred count, Make Make, badge.
-
-    Numbers keep the label font in every language; words use the language's font."""
-    value, words, bold = font(22), font(22, lang=lang), font(22, True, lang)
+def _draw_legend(image: Image.Image, view: dict[str, Any], lang: str,
+                 shown: dict[str, str]) -> None:
+    """A row per seat: swatch, name, progress, reserve, sacred count, Make Make, badge; each
+    row a part of the picture (:func:`render.frames.part`) drawn from what it shows."""
     for i, seat in enumerate(view["seats"]):
-        y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
-        if seat in view["pending"] or seat in view["winners"]:
-            draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
-                           outline=INK, width=2)
-        swatch(draw, (26, y - 14, 54, y + 14), seat)
-        name = font(22, True, text_lang(shown[seat], lang))
-        draw.text((66, y), fit_text(shown[seat], name, COLUMNS["progress"] - 80), font=name,
-                  fill=INK, anchor="lm")
-        legend_row(draw, y, _legend_values(view, seat), value)
-        legend_row(draw, y, [(COLUMNS["chief"], _chief_place(view, seat, lang))], words)
-        if view["makemake"] == seat:
-            paste_centred(image, makemake_figure(36), (COLUMNS["makemake"] + 18, y))
-        badge = _badge(view, seat, lang)
-        if badge:
-            draw.text((COLUMNS["badge"], y), badge, font=bold, fill=INK, anchor="lm")
+        frames.part(image, _legend_row, i, seat, shown[seat], lang,
+                    seat in view["pending"] or seat in view["winners"],
+                    _legend_values(view, seat), _chief_place(view, seat, lang),
+                    view["makemake"] == seat, _badge(view, seat, lang))
+
+
+def _legend_row(image: Image.Image, i: int, seat: str, name: str, lang: str, active: bool,
+                values: list[tuple[int, str]], chief_place: str, holder: bool,
+                badge: str) -> None:
+    """Numbers keep the label font in every language; words use the language's font."""
+    draw = draw_on(image)
+    y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
+    if active:
+        draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
+                       outline=INK, width=2)
+    swatch(draw, (26, y - 14, 54, y + 14), seat)
+    face = font(22, True, text_lang(name, lang))
+    draw.text((66, y), fit_text(name, face, COLUMNS["progress"] - 80), font=face,
+              fill=INK, anchor="lm")
+    legend_row(draw, y, values, font(22))
+    legend_row(draw, y, [(COLUMNS["chief"], chief_place)], font(22, lang=lang))
+    if holder:
+        paste_centred(image, makemake_figure(36), (COLUMNS["makemake"] + 18, y))
+    if badge:
+        draw.text((COLUMNS["badge"], y), badge, font=font(22, True, lang), fill=INK,
+                  anchor="lm")
 
 
 def _legend_values(view: dict[str, Any], seat: str) -> list[tuple[int, str]]:
