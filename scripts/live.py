@@ -315,6 +315,7 @@ async def _start(path: Path) -> tuple[float, int]:
 
 
 def _start_now(path: Path) -> tuple[float, int]:
+    memory.collect_less()  # as ``python -m bot run`` does before it loads the games
     return asyncio.run(_start(path))
 
 
