@@ -78,6 +78,10 @@ class Op:
     method: str
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
+    number: int = 0
+    """Its key's number (:func:`_number`) once worked out: an operation taken again with a
+    part (:func:`part`) is not looked up again. A number its key has since lost only makes
+    its bands look changed (they are drawn again): numbers are never given twice."""
 
 
 _IMAGE_KEYS: dict[int, tuple[weakref.ref[Image.Image], Hashable]] = {}
@@ -591,7 +595,9 @@ def _band_hashes(ops: list[Op], count: int) -> list[int]:
     (64 bits: two different drawings of a band share one about once in 10^19 comparisons)."""
     hashes = [0] * count
     for op in ops:
-        number = _number(op.key)
+        number = op.number
+        if not number:
+            number = op.number = _number(op.key)
         for n in range(op.top // pal.BAND, -(-op.bottom // pal.BAND)):
             hashes[n] = hash((hashes[n], number))
     return hashes
