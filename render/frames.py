@@ -10,11 +10,19 @@ order, in one hash. The stream's previous picture (the same game's board, kept b
 
 A band whose hash is the previous picture's is the same as it was, pixel for pixel: the same
 operations reach it, in the same order, over the same static layer. Its compressed bytes are
-taken from the band cache. Only the operations that reach a changed band are drawn (a paste
+taken from the band cache. So are those of a band drawn so by any earlier picture on that
+static layer (a row of the table back as it was two moves ago, a ring gone from a hex): each
+band drawn is remembered by its static layer, palette, place and hash with the content it
+gave (:data:`SEEN_KEPT` of them). Only the operations that reach a changed band are drawn (a paste
 only over the changed rows), on this thread's kept copy of the static layer, which is put
 back where they drew afterwards; and only the changed bands are mapped to the palette (only
 between the columns their operations reach: elsewhere a band holds the static layer's own
 indices), hashed and deflated.
+
+Recording is cheap only if painting is: most of a board (a seat's row of the table, a row of
+spaces, a hex and what stands on it) is the same after a move. A renderer paints such a
+*part* through :func:`part`, from plain arguments alone; the drawings a part recorded are kept
+by those arguments and taken again, without painting, the next time they are equal.
 
 The result is the same PNG, byte for byte, as drawing and encoding the whole picture
 (``tests/test_render_frames.py`` plays whole games both ways). What makes that hold:
@@ -24,7 +32,9 @@ The result is the same PNG, byte for byte, as drawing and encoding the whole pic
   by its line width and a margin; a text that is not drawn from its mask counts as touching
   the whole picture);
 - pictures drawn from are not changed afterwards (the renderers' sprites are cached, and a
-  cached picture is never drawn on).
+  cached picture is never drawn on);
+- a part reads nothing but its arguments and constants (tests paint every part again that
+  is found and compare, :data:`CHECK_PARTS`).
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import math
+import struct
 import threading
 import weakref
 from array import array
@@ -52,6 +63,9 @@ board): a board and a screen per seat for each of a few hundred games; a stream 
 drawn whole."""
 SHAPE_MARGIN = 2
 """Rows beyond a shape's coordinates and line width that it may still touch."""
+SEEN_KEPT = 1 << 17
+"""Bands' drawings a process remembers with the content they gave (see :func:`drawn`), the
+latest used: some 150 bytes each, the changed bands of some thousands of pictures."""
 PARTS_KEPT = 8192
 """Parts of pictures (see :func:`part`) whose drawings a process remembers, the latest used:
 a board has a few tens (a table row a seat, say), a few KiB each."""
@@ -240,11 +254,11 @@ def part(image: Image.Image, paint: Callable[..., T], *args: Any) -> T:
     a few parts of a board, and painting the others again would record the same drawings.
 
     The arguments are compared as their ``marshal`` bytes (format 2, without references, so
-    that equal values give equal bytes, and only equal values do)."""
+    that equal values give equal bytes, and only equal values do); ``paint`` by identity (a
+    function made anew, such as a closure, is never found again)."""
     if not isinstance(image, Sheet):
         return paint(image, *args)
-    key = (paint.__module__, paint.__qualname__, image.mode, image.size,
-           marshal.dumps(args, 2))
+    key = (paint, image.mode, image.size, marshal.dumps(args, 2))
     found = _PARTS.get(key)
     if found is not None and not CHECK_PARTS:
         with contextlib.suppress(KeyError):  # another thread forgot it just now
@@ -349,14 +363,44 @@ class _Frame:
 _KEPT: OrderedDict[Hashable, _Frame] = OrderedDict()
 
 
+_SEEN: OrderedDict[int, int] = OrderedDict()
+"""A band's drawing (its static layer, palette, place and drawing hash, in one 128-bit key)
+-> the hash of the palette indices it gave, the last part of its key in the band cache."""
+_SERIALS: dict[int, tuple[weakref.ref[Image.Image], int]] = {}
+_SERIAL = iter(range(1, 1 << 62))
+
+
+def _serial(base: Image.Image) -> int:
+    """A number of a static layer's own, never given to another (an ``id`` may be)."""
+    found = _SERIALS.get(id(base))
+    if found is not None and found[0]() is base:
+        return found[1]
+    with _LOCK:
+        for ident in [i for i, (ref, _) in _SERIALS.items() if ref() is None]:
+            del _SERIALS[ident]
+        serial = next(_SERIAL)
+        _SERIALS[id(base)] = (weakref.ref(base), serial)
+    return serial
+
+
+_SEEN_KEY = struct.Struct("<QQqq")
+
+
+def _seen_key(serial: int, palette: int, band: int, drawing: int) -> int:
+    return xxhash.xxh3_128_intdigest(_SEEN_KEY.pack(serial, palette, band, drawing))
+
+
 @dataclass
 class Counts:
     """What :func:`drawn` did in this process (benchmarks and tests read it)."""
 
     pictures: int = 0
     followed: int = 0
-    """Pictures drawn after a previous picture of their stream (the others are drawn whole)."""
+    """Pictures drawn after a previous picture of their stream."""
     bands: int = 0
+    seen: int = 0
+    """Bands not the same as in the stream's previous picture but drawn so before, by an
+    earlier picture: taken from the band cache too."""
     changed: int = 0
     """Bands drawn and encoded again (of ``bands``)."""
     ops: int = 0
@@ -372,6 +416,7 @@ def forget() -> None:
     with _LOCK:
         _KEPT.clear()
         _PARTS.clear()
+        _SEEN.clear()
 
 
 def picture(stream: Hashable, base: Image.Image, design: pal.Palette,
@@ -397,7 +442,6 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
     drawing = _band_hashes(ops, count)
     with _LOCK:
         before = _KEPT.get(stream)
-    dirty = bytearray(b"\x01") * count
     known: list[tuple[pal.BandKey, pal.Band] | None] = [None] * count
     follows = (before is not None and before.base() is base
                and before.palette == design.ident and len(before.bands) == count)
@@ -409,7 +453,22 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
             for a, b, band in zip(before.drawing, drawing, before.bands, strict=True)]
         known = [None if key is None or band is None else (key, band)
                  for key, band in zip(same, bands.get_all(same), strict=True)]
-        dirty = bytearray(band is None for band in known)  # a band that left the cache too
+    serial = _serial(base)
+    seen = [0] * count  # the changed bands' keys in _SEEN
+    found = 0
+    for n in range(count):
+        if known[n] is None:
+            seen[n] = key = _seen_key(serial, design.ident, n, drawing[n])
+            content = _SEEN.get(key)
+            if content is not None:
+                band_key = (design.ident, base.width, content)
+                band = bands.get(band_key)
+                if band is not None:
+                    known[n] = (band_key, band)
+                    found += 1
+                    with contextlib.suppress(KeyError):  # forgotten by another thread
+                        _SEEN.move_to_end(key)
+    dirty = bytearray(band is None for band in known)  # a band that left the cache too
     reach = _prefix(dirty)
     wanted = [op for op in ops if reach[-(-op.bottom // pal.BAND)] > reach[op.top // pal.BAND]]
     image = _scratch(base)
@@ -425,11 +484,17 @@ def drawn(stream: Hashable, base: Image.Image, design: pal.Palette,
     COUNTS.followed += follows
     COUNTS.bands += count
     COUNTS.changed += reach[-1]
+    COUNTS.seen += found
     COUNTS.ops += len(ops)
     COUNTS.replayed += len(wanted)
     with _LOCK:
         _KEPT[stream] = _Frame(weakref.ref(base), design.ident, array("q", drawing),
                                [key[2] for key in keys])
+        for n in range(count):
+            if dirty[n]:
+                _SEEN[seen[n]] = keys[n][2]
+        while len(_SEEN) > SEEN_KEPT:
+            _SEEN.popitem(last=False)
         _KEPT.move_to_end(stream)
         while len(_KEPT) > FRAMES_KEPT:
             _KEPT.popitem(last=False)
