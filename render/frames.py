@@ -562,11 +562,13 @@ _INDEXED: dict[tuple[int, int], tuple[weakref.ref[Image.Image], Image.Image]] = 
 
 
 def _indexed(base: Image.Image, design: pal.Palette) -> Image.Image:
-    """``base`` mapped to ``design``'s palette."""
+    """``base`` mapped to ``design``'s palette, as scanlines: a first column of zeros (each
+    row's filter byte, :func:`render.palette.scanlines`), then the row's indices."""
     found = _INDEXED.get((id(base), design.ident))
     if found is not None and found[0]() is base:
         return found[1]
-    indexed = design.quantize(base)
+    indexed = Image.new("P", (base.width + 1, base.height), 0)
+    indexed.paste(design.quantize(base), (1, 0))
     with _LOCK:
         for key in [k for k, (ref, _) in _INDEXED.items() if ref() is None]:
             del _INDEXED[key]
@@ -576,17 +578,17 @@ def _indexed(base: Image.Image, design: pal.Palette) -> Image.Image:
 
 def _indices(image: Image.Image, base: Image.Image, design: pal.Palette,
              ops: list[Op]) -> Callable[[int, int], bytes]:
-    """How the encoder gets the palette indices of rows of ``image`` (``base`` with ``ops``
-    drawn on it): the static layer's own indices, with only the columns that the operations
-    reaching those rows may have drawn on mapped again (mapping is pixel by pixel, so a pixel
-    left as in the static layer has the static layer's index)."""
+    """How the encoder gets the scanlines of rows of ``image`` (``base`` with ``ops`` drawn on
+    it): the static layer's own, with only the columns that the operations reaching those
+    rows may have drawn on mapped again (mapping is pixel by pixel, so a pixel left as in the
+    static layer has the static layer's index)."""
     indexed = _indexed(base, design)
 
     def indices(top: int, bottom: int) -> bytes:
-        out = indexed.crop((0, top, image.width, bottom))
+        out = indexed.crop((0, top, indexed.width, bottom))
         for left, upper, right, lower in _reached(ops, top, bottom):
             part = design.quantize(image.crop((left, upper, right, lower)))
-            out.paste(part, (left, upper - top))
+            out.paste(part, (left + 1, upper - top))
         return out.tobytes()
 
     return indices

@@ -183,9 +183,12 @@ def _adler(bands: Sequence[Band]) -> int:
     return ((1 + sums) % base) | (((after + weights) % base) << 16)
 
 
-def _rows(raw: bytes | memoryview, width: int, start: int, stop: int) -> bytes:
-    """Rows ``start``..``stop`` of 8-bit pixels, each after its filter byte (0, none)."""
-    return b"".join(b"\x00" + raw[y * width:(y + 1) * width] for y in range(start, stop))
+def scanlines(indexed: Image.Image) -> bytes:
+    """A palette picture's rows as a PNG holds them before they are deflated: each after its
+    filter byte (0, none)."""
+    lines = Image.new("P", (indexed.width + 1, indexed.height), 0)
+    lines.paste(indexed, (1, 0))
+    return lines.tobytes()
 
 
 def _png(palette: Palette, size: tuple[int, int], stream: bytes) -> bytes:
@@ -286,13 +289,15 @@ def encode_known(palette: Palette, picture: Image.Image,
     """:func:`encode`, with the bands that are already known (their key and bytes; None for
     the others, which are mapped to the palette, hashed, looked up and deflated as needed),
     and the keys of all bands. ``indices(top, bottom)``, when given, says the palette indices
-    of those rows (the caller may know most of them); else the rows are mapped here.
+    of those rows as :func:`scanlines` gives them (the caller may know most of them); else
+    the rows are mapped here.
 
-    A band is keyed by its palette indices, not its RGB pixels: the indices are what is
+    A band is keyed by its scanlines (palette indices), not its RGB pixels: they are what is
     deflated, a third of the bytes to hash, and mapping the missing bands comes first anyway."""
     if picture.mode != "RGB":
         raise ValueError(f"a {picture.mode} picture: the encoder takes RGB")
     width, height = picture.size
+    line = width + 1
     keys: list[BandKey | None] = [None if k is None else k[0] for k in known]
     found: list[Band | None] = [None if k is None else k[1] for k in known]
     deflate = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, -15)
@@ -302,15 +307,14 @@ def encode_known(palette: Palette, picture: Image.Image,
             raw = memoryview(indices(top, bottom))
         else:
             whole = top == 0 and bottom == height
-            raw = memoryview(palette.quantize(
-                picture if whole else picture.crop((0, top, width, bottom))).tobytes())
+            raw = memoryview(scanlines(palette.quantize(
+                picture if whole else picture.crop((0, top, width, bottom)))))
         for m in range(n, end):
             start, stop = m * BAND - top, min((m + 1) * BAND, height) - top
-            values = raw[start * width:stop * width]
-            key = keys[m] = (palette.ident, width, xxhash.xxh3_128_intdigest(values))
+            rows = raw[start * line:stop * line]
+            key = keys[m] = (palette.ident, width, xxhash.xxh3_128_intdigest(rows))
             band = bands.get(key)
             if band is None:
-                rows = _rows(values, width, 0, stop - start)
                 band = (deflate.compress(rows) + deflate.flush(isal_zlib.Z_FULL_FLUSH),
                         isal_zlib.adler32(rows), len(rows))
                 bands.put(key, band)

@@ -274,7 +274,7 @@ def bench_render_view(renderer: Any, view: dict[str, Any], label: str) -> None:
     image = renderer.canvas(view)
     design: palette.Palette = renderer.palette()
     indexed = design.quantize(image)
-    raw = palette._rows(indexed.tobytes(), image.width, 0, image.height)
+    raw = palette.scanlines(indexed)
     show(f"render {label}: canvas (pieces on cache)", timed(lambda: renderer.canvas(view), 10))
     show(f"render {label}:   floor, image.copy() of it", timed(image.copy, 10))
     show(f"render {label}: board (canvas + PNG)", timed(lambda: renderer.board(view), 10))
