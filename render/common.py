@@ -344,6 +344,19 @@ def swatch(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: st
     draw.rounded_rectangle(box, radius=6, fill=seat_colour(colour).fill, outline=INK, width=2)
 
 
+def seat_row_head(draw: ImageDraw.ImageDraw, y: int, height: int, width: int, seat: str,
+                  name: str, lang: str, lit: RGB | None, size: int, room: int) -> None:
+    """The start of a seat's row in a board's table, centred on ``y``: the row lit in ``lit``
+    (None: not lit) across the picture's ``width``, the seat's swatch, its name in bold
+    ``size`` cut to ``room`` pixels."""
+    if lit is not None:
+        draw.rectangle((16, y - height // 2, width - 16, y + height // 2), fill=lit,
+                       outline=INK, width=2)
+    swatch(draw, (26, y - 14, 54, y + 14), seat)
+    face = font(size, True, text_lang(name, lang))
+    draw.text((66, y), fit_text(name, face, room), font=face, fill=INK, anchor="lm")
+
+
 def legend_row(draw: ImageDraw.ImageDraw, y: int, columns: Sequence[tuple[int, str]],
                face: ImageFont.FreeTypeFont, fill: RGB = INK) -> None:
     """One line of a legend table: each ``(x, text)`` left-aligned, vertically centred on y."""

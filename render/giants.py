@@ -39,9 +39,9 @@ from render.common import (
     seat_colour,
     seat_colours,
     seat_names,
+    seat_row_head,
     sprite,
     status_line,
-    swatch,
     text_lang,
     text_length,
 )
@@ -762,13 +762,8 @@ def _legend_row(image: Image.Image, i: int, seat: str, name: str, lang: str, fin
     bold = font(20, True, lang)
     columns = FINAL_COLUMNS if final else COLUMNS
     y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
-    if active:
-        draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
-                       outline=INK, width=2)
-    swatch(draw, (26, y - 14, 54, y + 14), seat)
-    face = font(20, True, text_lang(name, lang))
-    draw.text((66, y), fit_text(name, face, columns["prestige"] - 80), font=face, fill=INK,
-              anchor="lm")
+    seat_row_head(draw, y, ROW_H, WIDTH, seat, name, lang, ACTIVE_ROW if active else None, 20,
+                  columns["prestige"] - 80)
     if final:
         _final_row(draw, row, y)
     else:

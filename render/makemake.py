@@ -40,9 +40,9 @@ from render.common import (
     seat_colour,
     seat_colours,
     seat_names,
+    seat_row_head,
     sprite,
     status_line,
-    swatch,
     text_lang,
 )
 from render.frames import draw_on
@@ -530,13 +530,8 @@ def _legend_row(image: Image.Image, i: int, seat: str, name: str, lang: str, act
     """Numbers keep the label font in every language; words use the language's font."""
     draw = draw_on(image)
     y = TABLE_Y + 20 + i * ROW_H + ROW_H // 2
-    if active:
-        draw.rectangle((16, y - ROW_H // 2, WIDTH - 16, y + ROW_H // 2), fill=ACTIVE_ROW,
-                       outline=INK, width=2)
-    swatch(draw, (26, y - 14, 54, y + 14), seat)
-    face = font(22, True, text_lang(name, lang))
-    draw.text((66, y), fit_text(name, face, COLUMNS["progress"] - 80), font=face,
-              fill=INK, anchor="lm")
+    seat_row_head(draw, y, ROW_H, WIDTH, seat, name, lang, ACTIVE_ROW if active else None, 22,
+                  COLUMNS["progress"] - 80)
     legend_row(draw, y, values, font(22))
     legend_row(draw, y, [(COLUMNS["chief"], chief_place)], font(22, lang=lang))
     if holder:
