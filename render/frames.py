@@ -13,11 +13,11 @@ operations reach it, in the same order, over the same static layer. Its compress
 taken from the band cache. So are those of a band drawn so by any earlier picture on that
 static layer (a row of the table back as it was two moves ago, a ring gone from a hex): each
 band drawn is remembered by its static layer, palette, place and hash with the content it
-gave (:data:`SEEN_KEPT` of them). Only the operations that reach a changed band are drawn (a paste
-only over the changed rows), on this thread's kept copy of the static layer, which is put
-back where they drew afterwards; and only the changed bands are mapped to the palette (only
-between the columns their operations reach: elsewhere a band holds the static layer's own
-indices), hashed and deflated.
+gave (:data:`SEEN_KEPT` of them). Only the operations that reach a changed band are drawn
+(a paste only over the changed rows), on this thread's kept copy of the static layer, which
+is put back where they drew afterwards; and only the changed bands are mapped to the palette
+(only between the columns their operations reach: elsewhere a band holds the static layer's
+own indices), hashed and deflated.
 
 Recording is cheap only if painting is: most of a board (a seat's row of the table, a row of
 spaces, a hex and what stands on it) is the same after a move. A renderer paints such a

@@ -207,7 +207,7 @@ _FINAL = b"\x03\x00"
 Band = tuple[bytes, int, int]
 """A band's deflated rows, their Adler-32 and their length."""
 BandKey = tuple[int, int, int]
-"""A band's palette, picture width and the 128-bit hash of its palette indices."""
+"""A band's palette, picture width and the 128-bit hash of its scanlines (:func:`scanlines`)."""
 BAND_BUDGET = 48 * 1024 * 1024
 """Bytes of compressed bands kept per process: the bands of some hundreds of boards."""
 BAND_OVERHEAD = 160
@@ -216,8 +216,8 @@ BAND_OVERHEAD = 160
 class Bands:
     """Compressed bands by their content: an LRU of this process's, bounded in bytes.
 
-    A band's key is the palette, the picture's width and a 128-bit hash of the band's palette
-    indices (xxHash's XXH3: it hashes a board in a fraction of a millisecond); its value, the
+    A band's key is the palette, the picture's width and a 128-bit hash of the band's
+    scanlines (xxHash's XXH3: it hashes a board in a fraction of a millisecond); its value, the
     band's rows deflated on their own with their Adler-32 and length. A board moves a few pieces
     a move, so most of its bands are found: those left as in the static layer (shared by every
     game of that kind) and those left as in the game's previous picture (the render pool sends
