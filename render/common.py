@@ -339,12 +339,25 @@ def paste_centred(image: Image.Image, picture: Image.Image, centre: tuple[float,
     image.paste(picture, (x, y), picture)
 
 
-def swatch(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], colour: str) -> None:
-    """A legend swatch: the seat colour in a rounded square with a dark rim."""
-    draw.rounded_rectangle(box, radius=6, fill=seat_colour(colour).fill, outline=INK, width=2)
+def swatch(draw: Draw, box: tuple[int, int, int, int], colour: str) -> None:
+    """A legend swatch: the seat colour in a rounded square with a dark rim, pasted from a
+    picture of it made once (the same pixels as drawing the shape there: its pixels are
+    wholly opaque or wholly clear; a paste records and replays many times faster)."""
+    left, top, right, bottom = box
+    picture = _swatch(colour, right - left, bottom - top)
+    draw.image.paste(picture, (left, top), picture)
 
 
-def seat_row_head(draw: ImageDraw.ImageDraw, y: int, height: int, width: int, seat: str,
+@cache
+def _swatch(colour: str, width: int, height: int) -> Image.Image:
+    picture = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
+    ImageDraw.Draw(picture).rounded_rectangle((0, 0, width, height), radius=6,
+                                              fill=seat_colour(colour).fill, outline=INK,
+                                              width=2)
+    return picture
+
+
+def seat_row_head(draw: Draw, y: int, height: int, width: int, seat: str,
                   name: str, lang: str, lit: RGB | None, size: int, room: int) -> None:
     """The start of a seat's row in a board's table, centred on ``y``: the row lit in ``lit``
     (None: not lit) across the picture's ``width``, the seat's swatch, its name in bold

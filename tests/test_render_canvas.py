@@ -121,3 +121,22 @@ def test_territories_pasted_through_their_tints_are_the_tints_laid_under_the_gri
     worst = max(high for _, high in ImageChops.difference(board, expected).getextrema())
     assert worst <= 2
     assert board.tobytes() != makemake._island().tobytes()
+
+
+@pytest.mark.parametrize("colour", common.SEAT_NAMES)
+def test_a_swatch_pasted_is_the_swatch_drawn(colour: str) -> None:
+    """A legend swatch is pasted from a picture of it made once: the same pixels as the
+    rounded square drawn there, wherever it stands and whatever lies under it."""
+    rng = random.Random(colour)
+    for left, top, width, height in ((26, 9, 28, 28), (24, 13, 26, 26), (20, 5, 20, 20),
+                                     (3, 30, 30, 30), (41, 2, 28, 28)):
+        under = Image.effect_noise((80, 70), 60).convert("RGB")
+        under = Image.merge("RGB", [band.point(lambda v, k=rng.randrange(60): (v + k) % 256)
+                                    for band in under.split()])
+        drawn, pasted = under.copy(), under.copy()
+        box = (left, top, left + width, top + height)
+        ImageDraw.Draw(drawn).rounded_rectangle(box, radius=6,
+                                                fill=common.seat_colour(colour).fill,
+                                                outline=common.INK, width=2)
+        common.swatch(common.Draw(pasted), box, colour)
+        assert ImageChops.difference(drawn, pasted).getbbox() is None, (colour, box)
