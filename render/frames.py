@@ -260,6 +260,8 @@ def part(image: Image.Image, paint: Callable[..., T], *args: Any) -> T:
         return paint(image, *args)
     key = (paint, image.mode, image.size, marshal.dumps(args, 2))
     found = _PARTS.get(key)
+    if found is not None:
+        COUNTS.parts += 1
     if found is not None and not CHECK_PARTS:
         with contextlib.suppress(KeyError):  # another thread forgot it just now
             _PARTS.move_to_end(key)
@@ -406,6 +408,8 @@ class Counts:
     ops: int = 0
     replayed: int = 0
     """Operations drawn (of ``ops`` recorded)."""
+    parts: int = 0
+    """Parts found drawn before with the same arguments (:func:`part`)."""
 
 
 COUNTS = Counts()

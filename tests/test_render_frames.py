@@ -199,10 +199,14 @@ def test_every_part_of_a_board_is_drawn_from_its_arguments_alone(
     game, seats, seed, level = play
     board = canvas_cases.BOARDS[game].board
     frames.forget()
-    for n, (view, highlight) in enumerate(_boards(game, seats, seed, level)):
+    before = frames.COUNTS.parts
+    positions = _boards(game, seats, seed, level)
+    for n, (view, highlight) in enumerate(positions):
         lang = ("en", "zh-TW", "ru")[n % 3]
         board(view, lang, canvas_cases.NAMES if n % 4 == 0 else None, highlight=highlight,
               frame=("checked", n % 2))
+    # many parts were found, each painted again and compared
+    assert frames.COUNTS.parts - before >= len(positions) // 2, frames.COUNTS.parts - before
 
 
 def test_a_part_is_painted_once_for_its_arguments() -> None:
@@ -215,10 +219,11 @@ def test_a_part_is_painted_once_for_its_arguments() -> None:
         return x + 4
 
     frames.forget()
+    before = frames.COUNTS.parts
     first, again, other = frames.Sheet(base), frames.Sheet(base), frames.Sheet(base)
     assert frames.part(first, square, 3) == frames.part(again, square, 3) == 7
     assert frames.part(other, square, 9) == 13
-    assert painted == [3, 9]
+    assert painted == [3, 9] and frames.COUNTS.parts == before + 1
     assert [op.key for op in first.ops] == [op.key for op in again.ops]
     whole = base.copy()
     assert frames.part(whole, square, 3) == 7 and whole.getpixel((3, 0)) == (255, 0, 0)
