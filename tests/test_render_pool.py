@@ -15,7 +15,7 @@ import pytest
 from bot.host.sessions import Host
 from bot.host.store import SqliteStore
 from bot.table import Picture, desired
-from bot.table.pool import BOARDS, GIVE_UP, SPILL, RenderPool, cores
+from bot.table.pool import BOARDS, GIVE_UP, NICENESS, SPILL, RenderPool, cores
 from rules.registry import GAME_NAMES, game_module
 
 
@@ -38,6 +38,15 @@ async def test_a_worker_draws_the_same_bytes(pool: RenderPool) -> None:
         picture = opening_board(name)
         assert await pool.picture(picture) == picture.draw()
     assert pool.drawn == len(GAME_NAMES)
+
+
+async def test_a_worker_steps_back_for_the_bot(pool: RenderPool) -> None:
+    """Drawing yields the cores to the event loop: the worker runs at a lower priority."""
+    worker = await pool.draw(os.getpid)
+    assert worker != os.getpid()
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, int(worker)) == min(ours + NICENESS, 19)
+    assert os.getpriority(os.PRIO_PROCESS, 0) == ours, "the bot keeps its own priority"
 
 
 async def test_a_picture_wanted_twice_is_drawn_once(pool: RenderPool) -> None:
