@@ -196,6 +196,107 @@ async def test_a_failing_write_changes_nothing_and_the_next_one_works(store: Sto
     assert await store.actions(game.id) == ["red place A1 1", "blue place A2 1"]
 
 
+async def _held_writer(store: SqliteStore) -> tuple[Gate, asyncio.Future[Any], list[str]]:
+    """The writer's thread held inside a write (so that the writes handed in meanwhile wait
+    together), and the statements it runs from now on."""
+    statements: list[str] = []
+    await store._writer.call(lambda db: db.set_trace_callback(statements.append))
+    gate = Gate()
+    held = store._writer.submit(sqlite_module.Grouped(lambda db: gate()))
+    await gate.reached()
+    return gate, held, statements
+
+
+def _grouped(store: SqliteStore, job: Callable[[sqlite3.Connection], Any]) -> asyncio.Future[Any]:
+    return store._writer.submit(sqlite_module.Grouped(job))
+
+
+def _scratch(db: sqlite3.Connection) -> None:
+    db.execute("CREATE TABLE scratch (n INTEGER PRIMARY KEY)")
+    db.execute("CREATE TABLE scratch_games (game_id INTEGER REFERENCES games (id))")
+
+
+async def test_writes_waiting_together_commit_together(sqlite_store: SqliteStore,
+                                                       db_path: Path) -> None:
+    """Writes handed in while the writer is busy share one transaction, each in a savepoint,
+    and each hears its own answer once they are committed; one that fails (a second row 1 of
+    a game's log) is rolled back alone."""
+    store = sqlite_store
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.add_seat(game.id, "red", 1, None, "ana")
+    gate, held, statements = await _held_writer(store)
+    writes = [asyncio.ensure_future(store.append_action(game.id, 1, "red place A1 1",
+                                                        {"seq": 1}, actor="red")),
+              asyncio.ensure_future(store.append_action(game.id, 1, "red place A2 1",
+                                                        {"seq": "other"})),
+              asyncio.ensure_future(store.set_notify(7, True)),
+              asyncio.ensure_future(store.append_action(game.id, 2, "red pass", {"seq": 2}))]
+    for _ in range(len(writes)):  # each task hands its job in at its first step
+        await asyncio.sleep(0)
+    assert committed(db_path, "SELECT COUNT(*) FROM actions") == [(0,)]
+    gate.open.set()
+    await held
+    first, stale, notify, last = await asyncio.gather(*writes, return_exceptions=True)
+    assert first is None and notify is None and last is None
+    assert isinstance(stale, StaleGame) and stale.seq == 1
+    assert committed(db_path, "SELECT seq, line FROM actions ORDER BY seq") == [
+        (1, "red place A1 1"), (2, "red pass")]
+    assert committed(db_path, "SELECT seq, state FROM snapshots") == [(2, '{"seq":2}')]
+    assert committed(db_path, "SELECT user_id FROM user_settings") == [(7,)]
+    assert statements.count("BEGIN IMMEDIATE") == statements.count("COMMIT") == 2, \
+        "the held write's transaction, then one for the four that waited"
+    assert statements.count("SAVEPOINT grouped") == 4
+    assert statements.count("ROLLBACK TO grouped") == 1
+
+
+async def test_a_group_whose_commit_fails_fails_every_write(sqlite_store: SqliteStore,
+                                                            db_path: Path) -> None:
+    """Nothing of a group is committed when its COMMIT fails (here a foreign key checked at
+    the commit): every write in it hears the error, and the next write works."""
+    store = sqlite_store
+    await store._write(_scratch)
+    gate, held, _ = await _held_writer(store)
+    good = _grouped(store, lambda db: db.execute("INSERT INTO scratch VALUES (1)"))
+    bad = _grouped(store, lambda db: (db.execute("PRAGMA defer_foreign_keys = ON"),
+                                      db.execute("INSERT INTO scratch_games VALUES (999)")))
+    gate.open.set()
+    await held
+    for write in (good, bad):
+        with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+            await write
+    assert committed(db_path, "SELECT n FROM scratch") == []
+    await store._write(lambda db: db.execute("INSERT INTO scratch VALUES (2)"))
+    assert committed(db_path, "SELECT n FROM scratch") == [(2,)]
+
+
+async def test_a_write_that_ends_the_groups_transaction_fails_those_before_it(
+        sqlite_store: SqliteStore, db_path: Path) -> None:
+    """An error after which SQLite has rolled the whole transaction back: the writes before
+    it in the group were rolled back with it and hear so; those after it run one by one; and
+    a job that is not a write (a read on the writer) keeps its place after the group."""
+    store = sqlite_store
+    await store._write(_scratch)
+    gate, held, _ = await _held_writer(store)
+
+    def ends_it(db: sqlite3.Connection) -> None:
+        db.execute("ROLLBACK")
+        raise Crash
+
+    before = _grouped(store, lambda db: db.execute("INSERT INTO scratch VALUES (1)"))
+    ending = _grouped(store, ends_it)
+    after = _grouped(store, lambda db: db.execute("INSERT INTO scratch VALUES (3)"))
+    read = store._writer.submit(lambda db: db.execute("SELECT n FROM scratch").fetchall())
+    gate.open.set()
+    await held
+    with pytest.raises(Crash):
+        await before
+    with pytest.raises(Crash):
+        await ending
+    await after
+    assert [tuple(row) for row in await read] == [(3,)]
+    assert committed(db_path, "SELECT n FROM scratch") == [(3,)]
+
+
 async def test_reads_and_checkpoints_do_not_wait_for_a_write_under_way(
         sqlite_store: SqliteStore) -> None:
     store = sqlite_store

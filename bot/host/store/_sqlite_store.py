@@ -3,7 +3,8 @@
 
 The standard ``sqlite3`` module does the work on two threads of the store's own (see
 :class:`SqliteStore`): a transaction is one plain function handed to the writer's thread, one
-round trip; reads and checkpoints run on the reader's. One bot process writes a SQLite file
+round trip; writes that wait together share one commit (:class:`Grouped`); reads and
+checkpoints run on the reader's. One bot process writes a SQLite file
 (the instance lock, ``_files``, makes sure), so the cross-process parts of the interface are
 trivial here.
 """
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from bot.host.clock import Clock, iso, stamp, system_clock
 from bot.host.store._interface import Listener, Store, Transaction
@@ -168,8 +169,27 @@ class _Worker:
             db = self._connect()
         except BaseException as exc:  # every job hears why
             self.failed = exc
-        while (item := self._jobs.get()) is not None:
-            job, loop, future = item
+        held: Any = _NOTHING  # a job taken while a group was gathered: it runs next
+        while True:
+            item, held = (self._jobs.get() if held is _NOTHING else held), _NOTHING
+            if item is None:
+                break
+            if db is not None and isinstance(item[0], Grouped):
+                group = [item]
+                while len(group) < GROUP_MOST:
+                    try:
+                        held = self._jobs.get_nowait()
+                    except queue.Empty:
+                        held = _NOTHING
+                        break
+                    if held is None or not isinstance(held[0], Grouped):
+                        break
+                    group.append(held)
+                    held = _NOTHING
+                if len(group) > 1:
+                    _answer(group, _run_group(db, [cast(Grouped, g[0]) for g in group]))
+                    continue
+            job = item[0]
             result: Any = None
             error: BaseException | None = self.failed
             if db is not None:
@@ -177,10 +197,87 @@ class _Worker:
                     result = job(db)
                 except BaseException as exc:
                     error = exc
-            if loop is not None and future is not None:
-                _reply(loop, future, result, error)
-            elif error is not None:
-                log.error("a store job failed: %r", error)
+            _answer([item], [(result, error)])
+
+
+_NOTHING: Any = object()
+GROUP_MOST = 64
+"""Most write transactions the writer's thread commits as one (see :class:`Grouped`)."""
+
+
+class Grouped:
+    """A write transaction that may share its commit with the writes queued behind it: when
+    several wait, the writer's thread runs them in one transaction, each inside a savepoint of
+    its own (one that fails is rolled back alone and hears its error), and answers each once
+    they are committed together. Under load a commit then costs one BEGIN, one COMMIT and one
+    write of the pages they share (the games row, the messages table), not one each; alone it
+    is :func:`_in_transaction`."""
+
+    __slots__ = ("job",)
+
+    def __init__(self, job: Job[Any]) -> None:
+        self.job = job
+
+    def __call__(self, db: sqlite3.Connection) -> Any:
+        return _in_transaction(self.job, db)
+
+
+Outcome = tuple[Any, BaseException | None]
+_Item = tuple[Job[Any], asyncio.AbstractEventLoop | None, asyncio.Future[Any] | None]
+
+
+def _answer(items: Sequence[_Item], outcomes: Sequence[Outcome]) -> None:
+    for (_, loop, future), (result, error) in zip(items, outcomes, strict=True):
+        if loop is not None and future is not None:
+            _reply(loop, future, result, error)
+        elif error is not None:
+            log.error("a store job failed: %r", error)
+
+
+def _run_group(db: sqlite3.Connection, jobs: Sequence[Grouped]) -> list[Outcome]:
+    """``jobs`` in one transaction, each in a savepoint (see :class:`Grouped`): what each
+    returned or raised; every one fails if the commit does. An error that ends the whole
+    transaction (SQLite rolls it back itself on some) fails the jobs before it, which were
+    rolled back with it; those after it run one by one."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except BaseException as exc:
+        return [(None, exc)] * len(jobs)
+    outcomes: list[Outcome] = []
+    for n, grouped in enumerate(jobs):
+        try:
+            db.execute("SAVEPOINT grouped")
+            outcomes.append((grouped.job(db), None))
+            db.execute("RELEASE grouped")
+        except BaseException as exc:
+            if len(outcomes) == n + 1:  # it ran, its RELEASE failed
+                outcomes.pop()
+            outcomes.append((None, exc))
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK TO grouped")
+                    db.execute("RELEASE grouped")
+                    continue
+                except BaseException:
+                    pass
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            lost = [(None, error or exc) for _, error in outcomes[:n]]
+            return [*lost, (None, exc), *[_alone(db, job) for job in jobs[n + 1:]]]
+    try:
+        db.execute("COMMIT")
+    except BaseException as exc:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        return [(None, exc)] * len(jobs)
+    return outcomes
+
+
+def _alone(db: sqlite3.Connection, job: Grouped) -> Outcome:
+    try:
+        return job(db), None
+    except BaseException as exc:
+        return None, exc
 
 
 def _in_transaction(job: Job[T], db: sqlite3.Connection) -> T:
@@ -405,7 +502,7 @@ class SqliteStore(Store):
     async def _write(self, job: Job[T]) -> T:
         """``job`` in ONE transaction on the writer's thread: committed, or rolled back on any
         error, whatever happens to the awaiting task."""
-        future = self._writer.submit(partial(_in_transaction, job))
+        future = self._writer.submit(Grouped(job))
         self._writes += 1
         if self._writes % CHECKPOINT_EVERY == 0 and self._reader is not self._writer:
             self._reader.post(_passive)
