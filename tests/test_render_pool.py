@@ -4,18 +4,29 @@ drawn once; a broken pool costs no picture."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import pickle
 import signal
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.host.sessions import Host
 from bot.host.store import SqliteStore
 from bot.table import Picture, desired
-from bot.table.pool import BOARDS, GIVE_UP, NICENESS, SPILL, RenderPool, cores
+from bot.table.pool import (
+    _LENGTH,
+    BOARDS,
+    GIVE_UP,
+    NICENESS,
+    SPILL,
+    RenderPool,
+    _Reader,
+    cores,
+)
 from rules.registry import GAME_NAMES, game_module
 
 
@@ -161,3 +172,30 @@ async def test_a_failing_picture_raises_its_error_here(pool: RenderPool) -> None
     with pytest.raises(ZeroDivisionError):
         await pool.draw(divmod, 1, 0)
     assert await pool.draw(os.getpid) != os.getpid(), "the worker goes on"
+
+
+def test_the_reader_takes_frames_in_any_pieces() -> None:
+    """Answers arrive as the socket gives them: a length cut in two, a PNG in many reads;
+    each frame is read into its own buffer and settles its own future."""
+    heard: list[tuple[int, bool, Any]] = []
+
+    class Worker:
+        def answer(self, number: int, ok: bool, value: Any) -> None:
+            heard.append((number, ok, value))
+
+    frames = b"".join(_LENGTH.pack(len(body)) + body for body in (
+        pickle.dumps((1, True, b"\x89PNG" + bytes(range(256)) * 300)),
+        pickle.dumps((2, False, ValueError("no"))), pickle.dumps((3, True, None))))
+    reader = _Reader(Worker())  # type: ignore[arg-type]
+    at = 0
+    for size in itertools.cycle((1, 3, 7, 1000, 65536)):
+        if at == len(frames):
+            break
+        buffer = reader.get_buffer(-1)
+        n = min(size, len(buffer), len(frames) - at)
+        buffer[:n] = frames[at:at + n]
+        reader.buffer_updated(n)
+        at += n
+    assert [(n, ok) for n, ok, _ in heard] == [(1, True), (2, False), (3, True)]
+    assert heard[0][2] == b"\x89PNG" + bytes(range(256)) * 300
+    assert isinstance(heard[1][2], ValueError) and heard[2][2] is None

@@ -130,22 +130,29 @@ def _serve(conn: socket.socket) -> None:
         conn.sendall(_LENGTH.pack(len(data)) + data)
 
 
-class _Reader(asyncio.Protocol):
-    """The bot's end of one worker's socket: frames in, futures settled."""
+class _Reader(asyncio.BufferedProtocol):
+    """The bot's end of one worker's socket: frames in, futures settled. Each frame is read
+    straight into a buffer of its own size (its length first), not gathered from chunks: an
+    answer is a whole PNG."""
 
     def __init__(self, worker: _Worker) -> None:
         self.worker = worker
-        self.buffer = bytearray()
+        self.head = bytearray(_LENGTH.size)
+        self.body: bytearray | None = None
+        self.filled = 0
 
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
-        while len(self.buffer) >= _LENGTH.size:
-            size = _LENGTH.unpack_from(self.buffer)[0]
-            end = _LENGTH.size + size
-            if len(self.buffer) < end:
-                return
-            number, ok, value = pickle.loads(memoryview(self.buffer)[_LENGTH.size:end])
-            del self.buffer[:end]
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return memoryview(self.head if self.body is None else self.body)[self.filled:]
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self.filled += nbytes
+        if self.body is None:
+            if self.filled == _LENGTH.size:
+                self.body, self.filled = bytearray(_LENGTH.unpack(self.head)[0]), 0
+            return
+        if self.filled == len(self.body):
+            number, ok, value = pickle.loads(self.body)
+            self.body, self.filled = None, 0
             self.worker.answer(number, ok, value)
 
     def connection_lost(self, exc: Exception | None) -> None:
