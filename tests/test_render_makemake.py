@@ -352,6 +352,25 @@ def test_fit_text_shortens_with_an_ellipsis() -> None:
     assert short.endswith("…") and face.getlength(short) <= 200
 
 
+@pytest.mark.parametrize("lang", ["en", "ru", "zh-CN"])
+def test_fit_text_cuts_where_cutting_a_character_at_a_time_cuts(lang: str) -> None:
+    """Halving finds the longest beginning that fits with the ellipsis, as the plain way does
+    (names, auctions and piles in each script, at many widths)."""
+    letters = {"en": "Hotu Matu'a player 0123456789 WAVTy.,", "ru": "Хоту Матуа игрок 0123",
+               "zh-CN": "霍图·玛图阿 玩家 0123 拍卖"}[lang]
+    rng = random.Random(lang)
+    for _ in range(60):
+        face = common.font(rng.choice((15, 20, 22)), rng.random() < 0.5, lang)
+        text = "".join(rng.choice(letters) for _ in range(rng.randint(1, 60)))
+        width = rng.uniform(0, face.getlength(text) * 1.1)
+        plain = text
+        if face.getlength(plain) > width:
+            while plain and face.getlength(plain + "…") > width:
+                plain = plain[:-1]
+            plain += "…"
+        assert common.fit_text(text, face, width) == plain, (text, width)
+
+
 def test_the_encoder_round_trips_the_picture() -> None:
     image = Image.new("RGB", (40, 30), (214, 40, 40))
     decoded = Image.open(io.BytesIO(palette.encode(mm.palette(), image))).convert("RGB")
