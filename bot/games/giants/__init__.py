@@ -82,9 +82,9 @@ class GiantsUI(GameUI):
         """Everything the screen picture reads (render/giants_screen.py): its caption (the
         round), the pieces behind the screen and in front of it with those items, the urn,
         the seat's sealed bid and end-of-round answer, prestige and rongo, and each known
-        moai's ahu, owner, size and headdress; not the phase, so a screen is redrawn only
-        when what it holds changes."""
-        player = view["players"][seat]
+        moai's ahu, owner, size and headdress; not the phase, nor whether the seat passed
+        (the table shows that), so a screen is redrawn only when what it holds changes."""
+        player = {k: v for k, v in view["players"][seat].items() if k != "passed"}
         known = sorted((a, spot["owner"], view["items"][spot["moai"]]["size"],
                         spot["headdress"] is not None)
                        for a, spot in view["ahus"].items() if spot["moai"] and spot["owner"])
