@@ -176,12 +176,8 @@ class _Worker:
                 break
             if db is not None and isinstance(item[0], Grouped):
                 group = [item]
-                while len(group) < GROUP_MOST:
-                    try:
-                        held = self._jobs.get_nowait()
-                    except queue.Empty:
-                        held = _NOTHING
-                        break
+                while len(group) < GROUP_MOST and not self._jobs.empty():  # one reader:
+                    held = self._jobs.get_nowait()  # what is there stays there
                     if held is None or not isinstance(held[0], Grouped):
                         break
                     group.append(held)
