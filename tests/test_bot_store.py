@@ -60,7 +60,7 @@ FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, lan
 
 
 async def test_schema_is_versioned(store: Store, backend: Backend) -> None:
-    assert SCHEMA_VERSION == 12 and sorted(MIGRATIONS) == list(range(1, 13))
+    assert SCHEMA_VERSION == 13 and sorted(MIGRATIONS) == list(range(1, 14))
     assert sorted(POSTGRES_MIGRATIONS) == sorted(MIGRATIONS), "the same steps in both"
     assert await backend.version() == SCHEMA_VERSION
     again = await backend.open()  # migrating twice is harmless
@@ -81,7 +81,7 @@ async def test_both_backends_end_with_the_same_tables_columns_and_indexes(
         await store.close()
     assert await from_sqlite.version() == await from_postgres.version() == SCHEMA_VERSION
     tables = await from_sqlite.tables()
-    assert len(tables) == 15 and tables["games"] >= {"id", "secret_seed", "paused_left"}
+    assert len(tables) == 17 and tables["games"] >= {"id", "secret_seed", "paused_left"}
     assert await from_postgres.tables() == tables
     assert await from_postgres.indexes() == await from_sqlite.indexes() == {
         "one_active_game_per_channel", "messages_by_id", "results_by_player"}
