@@ -176,7 +176,7 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
         cli.main(["--help"])
     assert done.value.code == 0
     out = capsys.readouterr().out
-    for command in ("run", "check", "sync", "backup", "health"):
+    for command in ("run", "check", "sync", "backup", "health", "adopt-application"):
         assert re.search(rf"^\s+{command}\s+\S", out, re.MULTILINE), command
 
 
