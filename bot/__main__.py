@@ -372,7 +372,8 @@ def adopt(settings: Settings) -> int:
 
 async def adopt_application(settings: Settings) -> int:
     """Log in over HTTP only (no gateway) to learn the token's application, and record it as
-    the database's in place of the one recorded."""
+    the database's in place of the one recorded. The servers counted missing at the other
+    application's starts are counted afresh: its list of servers said nothing of this one's."""
     assert settings.token is not None
     bot = create_bot(settings, serve=False)
     store = await open_store(settings.database, settings.clock,
@@ -392,6 +393,9 @@ async def adopt_application(settings: Settings) -> int:
             assert bot.application_id is not None, "known once logged in"
             new = bot.application_id
             old = await store.set_application(new)
+            if old != new:
+                for guild_id in await store.absences():
+                    await store.clear_absence(guild_id)
     finally:
         await store.close()
     name = where(settings.database)
