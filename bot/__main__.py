@@ -1,10 +1,11 @@
-"""``python -m bot [run|check|sync|backup PATH|health|migrate-store]``: run the bot, or look
-after it, with settings from the environment (``bot.settings.VARIABLES``); ``migrate-store``
-is told its two databases on the command line instead.
+"""``python -m bot [run|check|sync|backup PATH|health|migrate-store|adopt-application]``: run
+the bot, or look after it, with settings from the environment (``bot.settings.VARIABLES``);
+``migrate-store`` is told its two databases on the command line instead.
 
 Exit status: 0 done (or, for ``check`` and ``health``, all is well), 1 a problem was found or
-an operation failed, 2 a setting is missing or bad, or another bot runs on the database
-(``health`` exits 1 then: container health checks know only 0 and 1).
+an operation failed, 2 a setting is missing or bad, another bot runs on the database, or the
+token logs in as another Discord application than the one the database belongs to (``health``
+exits 1 then: container health checks know only 0 and 1).
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ import discord
 
 from bot import create_bot
 from bot.app import INVITE_PERMISSIONS
+from bot.application import WrongApplication, belongs
 from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
 from bot.host import memory
 from bot.host.clock import Clock, system_clock
 from bot.host.migrate_store import migrate_store
 from bot.host.store import (
     SCHEMA_VERSION,
+    DatabaseInfo,
     Heartbeat,
     InstanceLock,
     InstanceRunning,
@@ -84,6 +87,8 @@ COMMANDS = {
               "(PostgreSQL: the bot on this host)",
     "migrate-store": "copy every game from a SQLite file into an empty PostgreSQL database, "
                      "then check that each one replays to its snapshot there",
+    "adopt-application": "move the games to the Discord application DISCORD_TOKEN logs in as "
+                         "(the database belongs to the first one that logged in on it)",
 }
 
 
@@ -143,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
     if command == "sync":
         return asyncio.run(sync(settings, args.clear))
+    if command == "adopt-application":
+        return adopt(settings)
     return run(settings)
 
 
@@ -260,6 +267,9 @@ async def serve(settings: Settings) -> int:
     except discord.LoginFailure:
         print(REFUSED_TOKEN, file=sys.stderr)
         return 2
+    except WrongApplication as exc:
+        print(wrong_application(exc), file=sys.stderr)
+        return 2
     except aiohttp.ClientConnectionError as exc:
         if received:  # stopped while it was still connecting
             log.info("stopped on %s", received[0])
@@ -298,6 +308,12 @@ async def sync(settings: Settings, clear: bool) -> int:
                 print(f"cannot reach Discord ({exc}); check the network and try again.",
                       file=sys.stderr)
                 return 1
+            assert bot.application_id is not None, "known once logged in"
+            try:
+                await belongs(store, bot.application_id)
+            except WrongApplication as exc:
+                print(wrong_application(exc), file=sys.stderr)
+                return 2
             report = await bot.sync_commands(store, clear=clear)
     finally:
         await store.close()
@@ -314,6 +330,84 @@ async def sync(settings: Settings, clear: bool) -> int:
 
 def where_name(where: str) -> str:
     return "globally" if where == "global" else f"in server {where}"
+
+
+# --- the Discord application -------------------------------------------------------------------
+
+def wrong_application(exc: WrongApplication) -> str:
+    """Why a bot with another application's token is refused, and the two ways on."""
+    return (f"this games database belongs to Discord application {exc.recorded}, but "
+            f"DISCORD_TOKEN logs in as application {exc.logged_in}: the bot did not start and "
+            "changed nothing (no game ended, no message sent, no command uploaded).\n"
+            f"Use the token of application {exc.recorded} (Developer Portal, that application's "
+            "\"Bot\" tab). Or, to move the games to application "
+            f"{exc.logged_in} on purpose, stop every bot on this database and run "
+            "`python -m bot adopt-application` with this token (docs/ADMIN.md, \"Another "
+            "Discord application\").")
+
+
+def adopt(settings: Settings) -> int:
+    """``adopt-application``: refused (2) while a bot runs on the SQLite file, as ``run``."""
+    path = settings.sqlite_path
+    lock = None
+    if path is not None:
+        try:
+            lock = InstanceLock.take(path)
+        except InstanceRunning as exc:
+            print(already_running(path, exc.lock_path, system_clock), file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(f"cannot use the database folder of {path} ({setting(settings)}): {exc}",
+                  file=sys.stderr)
+            return 1
+    try:
+        return asyncio.run(adopt_application(settings))
+    except STORE_ERRORS as exc:
+        print(unusable(settings, exc), file=sys.stderr)
+        return 1
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+async def adopt_application(settings: Settings) -> int:
+    """Log in over HTTP only (no gateway) to learn the token's application, and record it as
+    the database's in place of the one recorded. The servers counted missing at the other
+    application's starts are counted afresh: its list of servers said nothing of this one's."""
+    assert settings.token is not None
+    bot = create_bot(settings, serve=False)
+    store = await open_store(settings.database, settings.clock,
+                             synchronous=settings.sqlite_synchronous,
+                             pool_size=settings.pool_size)
+    try:
+        async with bot:
+            try:
+                await bot.login(settings.token)
+            except discord.LoginFailure:
+                print(REFUSED_TOKEN, file=sys.stderr)
+                return 2
+            except aiohttp.ClientConnectionError as exc:
+                print(f"cannot reach Discord ({exc}); check the network and try again.",
+                      file=sys.stderr)
+                return 1
+            assert bot.application_id is not None, "known once logged in"
+            new = bot.application_id
+            old = await store.set_application(new)
+            if old != new:
+                for guild_id in await store.absences():
+                    await store.clear_absence(guild_id)
+    finally:
+        await store.close()
+    name = where(settings.database)
+    if old == new:
+        print(f"the games database {name} belongs to Discord application {new} already")
+    elif old is None:
+        print(f"the games database {name} now belongs to Discord application {new}")
+    else:
+        print(f"the games database {name} now belongs to Discord application {new} (it "
+              f"belonged to application {old}); invite application {new} to the servers "
+              "the games are in, then start the bot")
+    return 0
 
 
 # --- backup ------------------------------------------------------------------------------------
@@ -607,6 +701,8 @@ def database_findings(path: Path) -> list[tuple[bool, str]]:
     else:
         games = "1 game" if info.games == 1 else f"{info.games} games"
         findings.append((True, f"database {path}: schema {info.version}, {games}"))
+    if info.version > 0 and info.pending >= 0:
+        findings.append(application_finding(str(path), info))
     if info.integrity == ["ok"]:
         findings.append((True, f"database {path} passes SQLite's integrity check"))
     else:
@@ -635,9 +731,21 @@ def postgres_findings(url: str) -> list[tuple[bool, str]]:
     if info.pending:
         migrations = "1 migration" if info.pending == 1 else f"{info.pending} migrations"
         return [(True, f"database {name}: schema {info.version}, {migrations} pending (back "
-                 "it up with pg_dump first: the bot migrates it when it starts)")]
+                 "it up with pg_dump first: the bot migrates it when it starts)"),
+                application_finding(name, info)]
     games = "1 game" if info.games == 1 else f"{info.games} games"
-    return [(True, f"database {name}: schema {info.version}, {games}")]
+    return [(True, f"database {name}: schema {info.version}, {games}"),
+            application_finding(name, info)]
+
+
+def application_finding(name: str, info: DatabaseInfo) -> tuple[bool, str]:
+    """The Discord application the database belongs to (a bot with another one's token is
+    refused), or that the first login records it."""
+    if info.application_id is None:
+        return (True, f"database {name} belongs to no Discord application yet: the first "
+                "login records the token's")
+    return (True, f"database {name} belongs to Discord application {info.application_id}: "
+            "a bot whose token logs in as another application is refused")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.application import belongs
 from bot.constants import (
     CHECK_PAUSE,
     HEARTBEAT,
@@ -114,10 +115,13 @@ class GameBot(commands.Bot):
         return {}
 
     async def setup_hook(self) -> None:
-        """Check the shipped data, open the store, write the heartbeat, reload every game,
-        register commands and persistent components, sync the commands (``SYNC_COMMANDS``).
-        Missing or broken data (a catalogue, a font, a board) stops the start with a
-        RuntimeError naming each problem, before anything else happens."""
+        """Check the shipped data, open the store, check that it belongs to the application
+        the token logged in as, write the heartbeat, reload every game, register commands and
+        persistent components, sync the commands (``SYNC_COMMANDS``). Missing or broken data
+        (a catalogue, a font, a board) stops the start with a RuntimeError naming each
+        problem, before anything else happens; a database of another application stops it
+        with :class:`WrongApplication` before anything acts on a server (this runs after the
+        login, before the gateway connects)."""
         problems = assets.problems()
         if problems:
             raise RuntimeError("the shipped data is broken: " + "; ".join(problems))
@@ -125,6 +129,8 @@ class GameBot(commands.Bot):
             self.store = await open_store(self.settings.database, self.settings.clock,
                                           synchronous=self.settings.sqlite_synchronous,
                                           pool_size=self.settings.pool_size)
+            assert self.application_id is not None, "known once logged in"
+            await belongs(self.store, self.application_id)
             await self.store.start_heartbeat(self.instance, os.getpid(), socket.gethostname(),
                                              shard_count=self.settings.shard_count,
                                              shard_ids=self.settings.shards_here)

@@ -32,6 +32,13 @@ RECONCILE_TICK = 60.0
 """Seconds between two reconciliations of every game (what a failed call missed)."""
 PURGE_AFTER_DAYS = 30
 """Default days between the bot's removal from a server and the deletion of its games."""
+ABSENT_STARTS = 3
+ABSENT_DAYS = 2
+"""A server with games that Discord leaves out of the bot's complete list of servers at a start
+(its READY, every server loaded) is judged removed only once it was missing on at least
+:data:`ABSENT_STARTS` starts spanning at least :data:`ABSENT_DAYS` days, never on one: one
+start cannot tell a removal from a token of another application or Discord's passing fault.
+Discord's own removal event (``on_guild_remove``) counts at once."""
 RETRY_FIRST = 2.0
 RETRY_MOST = 120.0
 """Backoff after a failed Discord call: doubles from the first to the most, per game."""

@@ -23,7 +23,9 @@ class StubDiscord:
     asked for (method and path), ``identified`` counts IDENTIFYs, ``closed`` the sockets the
     bot closed."""
 
-    def __init__(self) -> None:
+    def __init__(self, app_id: str = APP_ID) -> None:
+        self.app_id = app_id
+        """The application the token logs in as (change it to log in as another one)."""
         self.requests: list[str] = []
         self.commands: dict[str, list[str]] = {}
         """Where commands were put (``global`` or a server id) -> their names."""
@@ -67,7 +69,7 @@ class StubDiscord:
         if path == "/users/@me":
             answer = USER
         elif path == "/oauth2/applications/@me":
-            answer = {"id": APP_ID, "name": "rapanui", "description": "", "icon": None,
+            answer = {"id": self.app_id, "name": "rapanui", "description": "", "icon": None,
                       "bot_public": True, "bot_require_code_grant": False, "owner": USER,
                       "verify_key": "0" * 64, "flags": 0, "summary": "",
                       "interactions_endpoint_url": None}
@@ -75,13 +77,13 @@ class StubDiscord:
             answer = {"url": self.base.replace("http", "ws") + "/gateway", "shards": 1,
                       "session_start_limit": {"total": 1000, "remaining": 1000,
                                               "reset_after": 0, "max_concurrency": 1}}
-        elif request.method == "PUT" and path.startswith(f"/applications/{APP_ID}/") \
+        elif request.method == "PUT" and path.startswith(f"/applications/{self.app_id}/") \
                 and path.endswith("/commands"):
             parts = path.split("/")
             where = parts[4] if parts[3] == "guilds" else "global"
             sent = await request.json()
             self.commands[where] = [c["name"] for c in sent]
-            answer = [{"id": str(n + 1), "application_id": APP_ID, "name": c["name"],
+            answer = [{"id": str(n + 1), "application_id": self.app_id, "name": c["name"],
                        "description": c.get("description", ""), "type": c.get("type", 1)}
                       for n, c in enumerate(sent)]
         else:
@@ -105,7 +107,7 @@ class StubDiscord:
                 await socket.send_str(json.dumps({"op": 0, "t": "READY", "s": sequence, "d": {
                     "v": 10, "user": USER, "guilds": [], "session_id": "stub",
                     "resume_gateway_url": self.base.replace("http", "ws") + "/gateway",
-                    "application": {"id": APP_ID, "flags": 0}, "shard": [0, 1]}}))
+                    "application": {"id": self.app_id, "flags": 0}, "shard": [0, 1]}}))
         self.closed += 1
         return socket
 

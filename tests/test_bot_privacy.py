@@ -252,8 +252,11 @@ async def test_with_no_retention_the_games_go_at_once(tmp_path) -> None:
             await bot.store.close()
 
 
-async def test_a_removal_while_the_bot_was_away_is_noticed_at_start(
+async def test_a_server_missing_at_one_start_keeps_its_games(
         simcord_env, settings, new_bot) -> None:  # noqa: F811
+    """Removed while the bot was away (it never heard the event): the servers with games that
+    Discord leaves out of its list are counted at each start, and judged removed only once
+    missing on 3 starts spanning 2 days."""
     env = simcord_env
     clock = settings.clock
     guild, other = env.create_guild("left"), env.create_guild("other")
@@ -268,12 +271,51 @@ async def test_a_removal_while_the_bot_was_away_is_noticed_at_start(
     await env.bot.get_guild(guild.id).leave()
     await env.settle()
     assert await env.bot.games.store.departures() == {}
-    await env.restart_bot(new_bot())
-    assert set(await env.bot.games.store.departures()) == {guild.id}
+
+    async def restart_after(days: float) -> None:
+        clock.advance(days * DAY)
+        await env.restart_bot(new_bot())
+
+    for days, starts in ((0, 1), (1, 2), (0.5, 3)):  # 3 starts, but over 1.5 days only
+        await restart_after(days)
+        store = env.bot.games.store
+        assert await store.departures() == {}, f"start {starts}: nothing is judged yet"
+        assert (await env.bot.games.get(game_id)).status == "running"
+        assert env.bot.games.in_channel(channel.id) is not None
+        absence = (await store.absences())[guild.id]
+        assert absence.starts == starts
+        assert set(await store.absences()) == {guild.id}, "the listed server is not counted"
+    await env.bot.get_cog("Departures").on_ready()  # a new READY of the same process
+    assert (await env.bot.games.store.absences())[guild.id].starts == 3, "counted once"
+
+    await restart_after(0.5)  # the 4th start, 2 days after the first
+    store = env.bot.games.store
+    assert set(await store.departures()) == {guild.id}
     assert (await env.bot.games.get(game_id)).status == "aborted"
     assert env.bot.games.in_channel(channel.id) is None
+    assert await store.absences() == {}
     clock.advance(30 * DAY)
     await env.advance_time(settings.reconcile_tick)
-    assert await env.bot.games.store.game(game_id) is None
-    assert await env.bot.games.store.guilds_with_games() == {other.id}
+    assert await store.game(game_id) is None, "PURGE_AFTER_DAYS as for any removal"
+    assert await store.guilds_with_games() == {other.id}
+    assert not env.bot.unexpected_errors
+
+
+async def test_a_server_listed_again_is_no_longer_counted(
+        simcord_env, settings, new_bot) -> None:  # noqa: F811
+    env = simcord_env
+    clock = settings.clock
+    guild = env.create_guild("flaky")
+    alice = guild.add_member(env.create_user("alice"))
+    channel = guild.create_text_channel("games")
+    lobby = await open_game(env, channel, alice, ai_seats=2)
+    await start(env, channel, alice, lobby)
+    game_id = session_in(env, channel).id
+    store = env.bot.games.store
+    for _ in range(2):  # missing at two starts, days ago (Discord's bad moment)
+        await store.note_absence(guild.id)
+    clock.advance(3 * DAY)
+    await env.restart_bot(new_bot())
+    assert await env.bot.games.store.absences() == {}, "listed at this start: cleared"
+    assert (await env.bot.games.get(game_id)).status == "running"
     assert not env.bot.unexpected_errors

@@ -240,7 +240,8 @@ async def game_in(store: Store, guild_id: int, channel: int) -> None:
 
 async def test_a_process_judges_only_its_own_servers_departed(tmp_path: Path) -> None:
     """At its start a process sees only the servers of its shards: one with games that is
-    missing from those is gone; one of another shard is that shard's process's to judge."""
+    missing from those (on its third start over two days) is gone; one of another shard is
+    that shard's process's to judge, and its record stays as it was."""
     settings = bot_settings(tmp_path / "games.sqlite3", shard_count=2, shard_ids=(1,))
     kept, gone, other = on_shard(1, 2, 1), on_shard(1, 2, 2), on_shard(0, 2, 3)
     first, again = create_bot(settings), create_bot(settings)
@@ -252,9 +253,16 @@ async def test_a_process_judges_only_its_own_servers_departed(tmp_path: Path) ->
             store = first.games.store
             for n, guild_id in enumerate((kept, gone, other)):
                 await game_in(store, guild_id, 100 + n)
+            for guild_id in (gone, other):  # missing at two starts before, days ago
+                for _ in range(2):
+                    await store.note_absence(guild_id)
+            assert isinstance(settings.clock, ManualClock)
+            settings.clock.advance(2 * 24 * 3600)
             await env.restart_bot(again)
             assert again.get_guild(kept) is not None and again.get_guild(other) is None
             assert set(await again.games.store.departures()) == {gone}
+            assert {g: a.starts for g, a in (await again.games.store.absences()).items()} \
+                == {other: 2}
             for guild_id in (kept, other):
                 assert [g.status for g in await again.games.store.guild_games(
                     guild_id, "lobby")] == ["lobby"]

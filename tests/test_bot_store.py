@@ -60,7 +60,7 @@ FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, lan
 
 
 async def test_schema_is_versioned(store: Store, backend: Backend) -> None:
-    assert SCHEMA_VERSION == 12 and sorted(MIGRATIONS) == list(range(1, 13))
+    assert SCHEMA_VERSION == 13 and sorted(MIGRATIONS) == list(range(1, 14))
     assert sorted(POSTGRES_MIGRATIONS) == sorted(MIGRATIONS), "the same steps in both"
     assert await backend.version() == SCHEMA_VERSION
     again = await backend.open()  # migrating twice is harmless
@@ -81,7 +81,7 @@ async def test_both_backends_end_with_the_same_tables_columns_and_indexes(
         await store.close()
     assert await from_sqlite.version() == await from_postgres.version() == SCHEMA_VERSION
     tables = await from_sqlite.tables()
-    assert len(tables) == 15 and tables["games"] >= {"id", "secret_seed", "paused_left"}
+    assert len(tables) == 17 and tables["games"] >= {"id", "secret_seed", "paused_left"}
     assert await from_postgres.tables() == tables
     assert await from_postgres.indexes() == await from_sqlite.indexes() == {
         "one_active_game_per_channel", "messages_by_id", "results_by_player"}
@@ -590,3 +590,42 @@ async def test_a_take_back_keeps_the_rows_it_removes(store: Store, backend: Back
     assert await store.actions(game.id) == ["red place A2 1"], "the next action is number 1"
     assert {"paused_by", "paused_left"} <= await backend.columns("games")
     assert {"timeouts", "away"} <= await backend.columns("seats")
+
+
+async def test_the_database_belongs_to_the_first_application_recorded(
+        store: Store, backend: Backend) -> None:
+    assert await store.application_id() is None
+    other = await backend.open()  # another process, logging in at the same moment
+    try:
+        first, second = await asyncio.gather(store.claim_application(111),
+                                             other.claim_application(222))
+        kept = await store.application_id()  # the first one recorded; the other learns it
+        assert (first, second) in ((None, 111), (222, None))
+        assert kept == (111 if first is None else 222)
+        assert await other.claim_application(333) == kept, "a recorded one stays"
+        assert await store.application_id() == kept
+        assert await other.set_application(333) == kept, "moved on purpose"
+        assert await store.application_id() == 333
+        assert await backend.committed("SELECT application_id, recorded_at"
+                                       " FROM discord_application") == [
+            (333, "2026-01-01T00:00:00+00:00")]
+    finally:
+        await other.close()
+
+
+async def test_a_server_missing_at_starts_is_counted_until_it_is_cleared(store: Store) -> None:
+    clock = store.clock
+    assert isinstance(clock, ManualClock)
+    assert await store.absences() == {}
+    first = await store.note_absence(7)
+    assert (first.guild_id, first.starts, first.days()) == (7, 1, 0)
+    clock.advance(36 * 3600)
+    again = await store.note_absence(7)
+    assert (again.starts, again.first_at, again.days()) == (2, first.first_at, 1.5)
+    await store.note_absence(8)
+    assert set(await store.absences()) == {7, 8}
+    assert await store.clear_absence(8) and not await store.clear_absence(8)
+    assert await store.absences() == {7: again}
+    await store.create_game(channel_id=CHANNEL, **{**FIELDS, "guild_id": 7})
+    await store.delete_guild(7)
+    assert await store.absences() == {}, "a purged server leaves no record"

@@ -138,6 +138,8 @@ async def fill(path: Path) -> Source:
     await store.set_user_language(2, "es")
     await store.set_threads_allowed(OTHER_GUILD, False)
     await store.set_departure(323456789012345678)
+    await store.claim_application(423456789012345678)
+    await store.note_absence(523456789012345678)
     await store.set_synced_guild(GUILD, True)
     await store.start_heartbeat("gone", 77, "old-host")  # a bot killed without a clean stop
     await store.close()
@@ -184,7 +186,8 @@ async def reads(store: Store, source: Source) -> dict[str, Any]:
                                                                      10)
     found["users"] = (await store.notified_users(), await store.user_languages())
     found["servers"] = (await store.departures(), await store.guilds_with_games(),
-                        await store.synced_guilds())
+                        await store.synced_guilds(), await store.absences())
+    found["application"] = await store.application_id()
     return found
 
 

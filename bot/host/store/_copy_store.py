@@ -26,7 +26,8 @@ from bot.host.store._sqlite_store import SqliteStore
 from bot.host.store._store_files import _read_only
 
 COPIED_TABLES: tuple[str, ...] = ("games", *GAME_TABLES, "ratings", "guild_settings",
-                                  "user_settings", "synced_guilds", "guild_departures")
+                                  "user_settings", "synced_guilds", "guild_departures",
+                                  "discord_application", "guild_absences")
 """Every table of the schema whose rows are the bot's data, in an order that copies a game
 before the rows that refer to it."""
 LEFT_OUT: tuple[str, ...] = ("heartbeat",)

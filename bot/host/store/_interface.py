@@ -21,6 +21,7 @@ from typing import Any
 
 from bot.host.clock import Clock
 from bot.host.store._rows import (
+    Absence,
     ActiveGame,
     Forgotten,
     GameMark,
@@ -169,6 +170,23 @@ class Store(ABC):
     @abstractmethod
     async def heartbeats(self) -> list[Heartbeat]:
         """Every heartbeat row, the latest beat first."""
+
+    # --- whose games these are --------------------------------------------------------------------
+
+    @abstractmethod
+    async def application_id(self) -> int | None:
+        """The Discord application the database belongs to (None: none recorded yet)."""
+
+    @abstractmethod
+    async def claim_application(self, application_id: int) -> int | None:
+        """Record ``application_id`` as the database's application unless one is recorded
+        already (atomically: of two processes logging in at once, the first records it);
+        returns the one recorded before the call (None: none was, this one is now)."""
+
+    @abstractmethod
+    async def set_application(self, application_id: int) -> int | None:
+        """Record ``application_id`` in place of the recorded one (the games move to another
+        application on purpose); returns the one recorded before (None: none was)."""
 
     # --- where the slash commands are ------------------------------------------------------------
 
@@ -448,6 +466,19 @@ class Store(ABC):
         """Server id -> when the bot was removed from it, for every server not purged yet."""
 
     @abstractmethod
+    async def note_absence(self, guild_id: int) -> Absence:
+        """The server was missing from Discord's list of the bot's servers at a start (now, by
+        the store's clock): one more start counted; returns the record as it is now."""
+
+    @abstractmethod
+    async def clear_absence(self, guild_id: int) -> bool:
+        """The server is listed again (or was judged): its record goes. True if it had one."""
+
+    @abstractmethod
+    async def absences(self) -> dict[int, Absence]:
+        """Server id -> its record, for every server missing at a start and not cleared."""
+
+    @abstractmethod
     async def guilds_with_games(self) -> set[int]:
         """Every server that has a game in the store."""
 
@@ -455,5 +486,5 @@ class Store(ABC):
     async def delete_guild(self, guild_id: int) -> Purged:
         """Everything the bot keeps of one server, in ONE transaction: its games with their
         seats, actions, snapshots, messages, results and seat changes, its ratings, its
-        settings and its departure mark."""
+        settings, its departure mark and its absence record."""
 

@@ -39,6 +39,7 @@ from bot.host.store._rows import (
     GAME_TABLES,
     SCHEMA_VERSION,
     STATUSES,
+    Absence,
     ActiveGame,
     ActiveRows,
     ChannelBusy,
@@ -494,6 +495,34 @@ class PostgresStore(Store):
         rows = await self._rows("SELECT * FROM heartbeat ORDER BY beat_at DESC")
         return [heartbeat(row) for row in rows]
 
+    # --- whose games these are --------------------------------------------------------------------
+
+    async def application_id(self) -> int | None:
+        found = await self._db.fetchval("SELECT application_id FROM discord_application")
+        return None if found is None else int(found)
+
+    async def claim_application(self, application_id: int) -> int | None:
+        async with self._transaction() as db:
+            recorded = await db.fetchval(
+                "INSERT INTO discord_application (one, application_id, recorded_at)"
+                " VALUES (1, $1, $2) ON CONFLICT (one) DO NOTHING RETURNING application_id",
+                application_id, stamp(self.clock))
+            if recorded is not None:
+                return None
+            found = await db.fetchval("SELECT application_id FROM discord_application")
+        return int(found)
+
+    async def set_application(self, application_id: int) -> int | None:
+        async with self._transaction() as db:
+            before = await db.fetchval("SELECT application_id FROM discord_application"
+                                       " FOR UPDATE")
+            await db.execute("INSERT INTO discord_application (one, application_id,"
+                             " recorded_at) VALUES (1, $1, $2) ON CONFLICT (one) DO UPDATE SET"
+                             " application_id = excluded.application_id,"
+                             " recorded_at = excluded.recorded_at",
+                             application_id, stamp(self.clock))
+        return None if before is None else int(before)
+
     # --- where the slash commands are ------------------------------------------------------------
 
     async def synced_guilds(self) -> set[int]:
@@ -948,6 +977,25 @@ class PostgresStore(Store):
         rows = await self._rows("SELECT guild_id, left_at FROM guild_departures")
         return {r["guild_id"]: r["left_at"] for r in rows}
 
+    async def note_absence(self, guild_id: int) -> Absence:
+        now = stamp(self.clock)
+        row = await self._row(
+            "INSERT INTO guild_absences (guild_id, starts, first_at, last_at)"
+            " VALUES ($1, 1, $2, $2) ON CONFLICT (guild_id) DO UPDATE SET"
+            " starts = guild_absences.starts + 1, last_at = excluded.last_at"
+            " RETURNING guild_id, starts, first_at, last_at", guild_id, now)
+        assert row is not None
+        return Absence(*row)
+
+    async def clear_absence(self, guild_id: int) -> bool:
+        return _count(await self._execute("DELETE FROM guild_absences WHERE guild_id = $1",
+                                          guild_id)) > 0
+
+    async def absences(self) -> dict[int, Absence]:
+        rows = await self._rows("SELECT guild_id, starts, first_at, last_at"
+                                " FROM guild_absences")
+        return {r[0]: Absence(*r) for r in rows}
+
     async def guilds_with_games(self) -> set[int]:
         rows = await self._rows("SELECT DISTINCT guild_id FROM games"
                                 " WHERE guild_id IS NOT NULL")
@@ -965,6 +1013,7 @@ class PostgresStore(Store):
                                               guild_id))
             await db.execute("DELETE FROM guild_settings WHERE guild_id = $1", guild_id)
             await db.execute("DELETE FROM guild_departures WHERE guild_id = $1", guild_id)
+            await db.execute("DELETE FROM guild_absences WHERE guild_id = $1", guild_id)
             await db.execute(f"SELECT pg_notify('{CHANNEL}', g::text || ':' || $2)"
                              " FROM unnest($1::bigint[]) AS g", ids, self.token)
         return Purged(guild_id, games, ratings)
@@ -1003,9 +1052,13 @@ async def inspect(url: str) -> DatabaseInfo:
         games = 0
         if await db.fetchval("SELECT to_regclass('games') IS NOT NULL"):
             games = await db.fetchval("SELECT COUNT(*) FROM games")
+        application = None
+        if await db.fetchval("SELECT to_regclass('discord_application') IS NOT NULL"):
+            application = await db.fetchval("SELECT application_id FROM discord_application")
     finally:
         await db.close()
-    return DatabaseInfo(int(version), [], int(games))
+    return DatabaseInfo(int(version), [], int(games),
+                        None if application is None else int(application))
 
 
 async def read_heartbeats(url: str) -> list[Heartbeat]:

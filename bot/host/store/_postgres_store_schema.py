@@ -200,9 +200,23 @@ ALTER TABLE heartbeat ADD COLUMN shard_count INTEGER;
 ALTER TABLE heartbeat ADD COLUMN shard_ids TEXT NOT NULL DEFAULT '';
 """
 
+_APPLICATION = """
+CREATE TABLE discord_application (
+    one             INTEGER PRIMARY KEY CHECK (one = 1),
+    application_id  BIGINT  NOT NULL,
+    recorded_at     TEXT    NOT NULL
+);
+CREATE TABLE guild_absences (
+    guild_id  BIGINT  PRIMARY KEY,
+    starts    INTEGER NOT NULL,
+    first_at  TEXT    NOT NULL,
+    last_at   TEXT    NOT NULL
+);
+"""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
                               9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES,
-                              12: _SHARDS}
+                              12: _SHARDS, 13: _APPLICATION}
 """``version -> SQL`` that brings a PostgreSQL database from ``version - 1`` to ``version``
 (the meaning of each step is documented with SQLite's)."""

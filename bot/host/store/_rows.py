@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 """The schema both backends migrate to (their numbered migrations end here)."""
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
@@ -349,6 +349,23 @@ def heartbeat(row: Any) -> Heartbeat:
 
 
 @dataclass(frozen=True)
+class Absence:
+    """A server with games that was missing from Discord's list of the bot's servers at one
+    start or more: on how many starts (each process start counts once), the first and the
+    latest (ISO timestamps from the store's clock)."""
+
+    guild_id: int
+    starts: int
+    first_at: str
+    last_at: str
+
+    def days(self) -> float:
+        """Days between the first start it was missing at and the latest."""
+        return (datetime.fromisoformat(self.last_at)
+                - datetime.fromisoformat(self.first_at)).total_seconds() / 86400
+
+
+@dataclass(frozen=True)
 class DatabaseInfo:
     """What ``python -m bot check`` learns from a database without changing it."""
 
@@ -358,6 +375,9 @@ class DatabaseInfo:
     """SQLite's integrity check: ``["ok"]``, else what it found (the first lines); empty for
     PostgreSQL, which checks its own pages."""
     games: int
+    application_id: int | None = None
+    """The Discord application the database belongs to (None: none recorded yet, the first
+    login records it)."""
 
     @property
     def pending(self) -> int:

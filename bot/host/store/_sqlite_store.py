@@ -35,6 +35,7 @@ from bot.host.store._rows import (
     GAME_TABLES,
     SCHEMA_VERSION,
     STATUSES,
+    Absence,
     ActiveGame,
     ActiveRows,
     ChannelBusy,
@@ -607,6 +608,38 @@ class SqliteStore(Store):
         rows = await self._rows("SELECT * FROM heartbeat ORDER BY beat_at DESC")
         return [heartbeat(row) for row in rows]
 
+    # --- whose games these are --------------------------------------------------------------------
+
+    async def application_id(self) -> int | None:
+        row = await self._row("SELECT application_id FROM discord_application")
+        return None if row is None else int(row[0])
+
+    async def claim_application(self, application_id: int) -> int | None:
+        now = stamp(self.clock)
+
+        def write(db: sqlite3.Connection) -> int | None:
+            row = db.execute("SELECT application_id FROM discord_application").fetchone()
+            if row is not None:
+                return int(row[0])
+            db.execute("INSERT INTO discord_application (one, application_id, recorded_at)"
+                       " VALUES (1, ?, ?)", (application_id, now))
+            return None
+
+        return await self._write(write)
+
+    async def set_application(self, application_id: int) -> int | None:
+        now = stamp(self.clock)
+
+        def write(db: sqlite3.Connection) -> int | None:
+            row = db.execute("SELECT application_id FROM discord_application").fetchone()
+            db.execute("INSERT INTO discord_application (one, application_id, recorded_at)"
+                       " VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET"
+                       " application_id = excluded.application_id,"
+                       " recorded_at = excluded.recorded_at", (application_id, now))
+            return None if row is None else int(row[0])
+
+        return await self._write(write)
+
     # --- where the slash commands are ------------------------------------------------------------
 
     async def synced_guilds(self) -> set[int]:
@@ -1070,6 +1103,30 @@ class SqliteStore(Store):
         rows = await self._rows("SELECT guild_id, left_at FROM guild_departures")
         return {r["guild_id"]: r["left_at"] for r in rows}
 
+    async def note_absence(self, guild_id: int) -> Absence:
+        now = stamp(self.clock)
+
+        def write(db: sqlite3.Connection) -> Absence:
+            db.execute("INSERT INTO guild_absences (guild_id, starts, first_at, last_at)"
+                       " VALUES (?, 1, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                       " starts = guild_absences.starts + 1, last_at = excluded.last_at",
+                       (guild_id, now, now))
+            row = db.execute("SELECT guild_id, starts, first_at, last_at FROM guild_absences"
+                             " WHERE guild_id = ?", (guild_id,)).fetchone()
+            return Absence(*row)
+
+        return await self._write(write)
+
+    async def clear_absence(self, guild_id: int) -> bool:
+        deleted: int = await self._write(lambda db: db.execute(
+            "DELETE FROM guild_absences WHERE guild_id = ?", (guild_id,)).rowcount)
+        return deleted > 0
+
+    async def absences(self) -> dict[int, Absence]:
+        rows = await self._rows("SELECT guild_id, starts, first_at, last_at"
+                                " FROM guild_absences")
+        return {r[0]: Absence(*r) for r in rows}
+
     async def guilds_with_games(self) -> set[int]:
         rows = await self._rows("SELECT DISTINCT guild_id FROM games"
                                 " WHERE guild_id IS NOT NULL")
@@ -1085,6 +1142,7 @@ class SqliteStore(Store):
                                  (guild_id,)).rowcount
             db.execute("DELETE FROM guild_settings WHERE guild_id = ?", (guild_id,))
             db.execute("DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
+            db.execute("DELETE FROM guild_absences WHERE guild_id = ?", (guild_id,))
             return Purged(guild_id, games, ratings)
 
         return await self._write(write)

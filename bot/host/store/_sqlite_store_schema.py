@@ -218,8 +218,27 @@ ALTER TABLE heartbeat ADD COLUMN shard_ids TEXT NOT NULL DEFAULT '';
 the whole bot, NULL when it is not sharded; the numbers it runs, comma-separated), so
 ``health`` and ``check`` can tell the processes of one bot apart."""
 
+_APPLICATION = """
+CREATE TABLE discord_application (
+    one             INTEGER PRIMARY KEY CHECK (one = 1),
+    application_id  INTEGER NOT NULL,
+    recorded_at     TEXT    NOT NULL
+);
+CREATE TABLE guild_absences (
+    guild_id  INTEGER PRIMARY KEY,
+    starts    INTEGER NOT NULL,
+    first_at  TEXT    NOT NULL,
+    last_at   TEXT    NOT NULL
+);
+"""
+"""Whose games these are: the one Discord application the database belongs to, recorded at
+the first login (a bot that logs in as another application is refused before it acts on any
+server), and the servers with games that were missing from Discord's list of the bot's
+servers at a start: on how many starts, the first and the latest (a server is judged removed
+only after several starts over days, never on one)."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
                               9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES,
-                              12: _SHARDS}
+                              12: _SHARDS, 13: _APPLICATION}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""

@@ -92,18 +92,21 @@ def read_heartbeats(path: Path) -> list[Heartbeat]:
 
 
 def inspect(path: Path) -> DatabaseInfo:
-    """Schema, integrity and games of the database at ``path``, read only. Raises
-    ``FileNotFoundError`` when it is missing and ``sqlite3.DatabaseError`` when it is no
-    SQLite database."""
+    """Schema, integrity, games and Discord application of the database at ``path``, read
+    only. Raises ``FileNotFoundError`` when it is missing and ``sqlite3.DatabaseError`` when
+    it is no SQLite database."""
     db = _read_only(path)
     try:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         integrity = [r[0] for r in db.execute("PRAGMA integrity_check(10)")]
+        tables = _tables(db)
         games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0] \
-            if "games" in _tables(db) else 0
+            if "games" in tables else 0
+        recorded = db.execute("SELECT application_id FROM discord_application").fetchone() \
+            if "discord_application" in tables else None
     finally:
         db.close()
-    return DatabaseInfo(version, integrity, games)
+    return DatabaseInfo(version, integrity, games, None if recorded is None else recorded[0])
 
 
 def backup(path: Path, target: Path, force: bool = False) -> BackupInfo:
