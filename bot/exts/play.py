@@ -132,8 +132,11 @@ class Play(commands.Cog):
         game's action count (:func:`with_seq`), so that a pick from an outdated list, or the
         same pick sent twice, is refused as stale instead of played on another position."""
         channel_id = interaction.channel_id or 0
-        actions = self.bot.games.legal_texts(channel_id, interaction.user.id)
         session = self.bot.games.in_channel(channel_id)
+        if session is not None and session.id in self.bot.games.stale:
+            await self.bot.games.get(session.id)  # another process moved it: the list and
+            # its mark are of the game as it now stands
+        actions = self.bot.games.legal_texts(channel_id, interaction.user.id)
         if not actions or session is None:
             return []
         ui = game_ui(session.row.game)
