@@ -357,13 +357,14 @@ def test_the_ranges_come_from_the_slash_command() -> None:
 
 # --- every refusal key is in every catalogue ----------------------------------------------------
 
-KEY = re.compile(r"""["'](bot\.(?:refuse|error)\.[a-z0-9_.]+)["']""")
+KEY = re.compile(r"""["'](bot\.(?:[a-z_]+\.)?(?:refuse|error)\.[a-z0-9_.]+)["']""")
 
 
 def used_keys() -> set[str]:
-    """Every ``bot.refuse.*`` and ``bot.error.*`` key written out in the bot's code, and the
-    ones it builds: an option's refusal for every option of every game, and a seat gone for
-    every way a seat changes hands."""
+    """Every ``bot.refuse.*`` and ``bot.error.*`` key (and a game's own, such as
+    ``bot.giganten.refuse.*``) written out in the bot's code, and the ones it builds: an
+    option's refusal for every option of every game, and a seat gone for every way a seat
+    changes hands."""
     found = {key for path in BOT_DIR.rglob("*.py")
              for key in KEY.findall(path.read_text(encoding="utf-8"))}
     for name in GAME_NAMES:
