@@ -28,6 +28,7 @@ from bot.constants import REPEAT_SECONDS
 from bot.exts import lobby as lobby_ext
 from bot.host.sessions import Host, Refusal, Session, option_refusal
 from bot.host.store import Store, unavailable
+from bot.table.words import SEAT_CHANGES
 from render.i18n import LANGUAGES, catalogue, t
 from rules import ai
 from rules.registry import GAME_NAMES, game_module
@@ -371,7 +372,7 @@ def used_keys() -> set[str]:
         for option in game_module(name).OPTIONS:
             found.add(option_refusal(option, "x").key)
             found.add(option_refusal(option, "x", 1, 2).key)
-    found.update(f"bot.refuse.seat_gone_{what}" for what in ("left", "kicked", "took", "handed"))
+    found.update(f"bot.refuse.seat_gone_{what}" for what in SEAT_CHANGES)
     return found
 
 
