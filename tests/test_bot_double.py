@@ -240,6 +240,17 @@ def test_what_counts_as_a_database_that_cannot_write_now(failure) -> None:
     assert unavailable(sqlite3.OperationalError("no such table: games")) is None
 
 
+@pytest.mark.parametrize("raised", ["TimeoutError()", "ConnectionRefusedError(111, 'refused')"])
+def test_a_timeout_or_a_lost_connection_inside_the_store_is_a_busy_database(raised: str) -> None:
+    """A pool that lent no connection in time, a server that does not answer: raised on the
+    store's way, they are the database's."""
+    inside: dict[str, Any] = {"__name__": "bot.host.store._postgres_store"}
+    exec(f"def write():\n    raise {raised}\n", inside)  # a frame of the store
+    with pytest.raises(OSError) as caught:
+        inside["write"]()
+    assert unavailable(caught.value) == "busy"
+
+
 def failing(monkeypatch: pytest.MonkeyPatch, store: Store, name: str,
             failure: Callable[[], BaseException]) -> list[int]:
     """``store.<name>`` raises ``failure()`` until the returned list is given an item."""
