@@ -15,12 +15,23 @@ MAX_ECHO = 200
 MAX_EMBED_DESCRIPTION = 4096
 MAX_EMBED_FIELD = 1024
 MAX_CUSTOM_ID = 100
+MAX_ID = 2**63 - 1
+"""The greatest id or count a custom_id may carry: the store's integers are signed 64-bit (so
+are Discord's snowflakes); a larger one was never sent by the bot."""
 MAX_LABEL = 80
 MAX_OPTIONS = 25
 MAX_MODAL_TEXT = 45
 """Discord's limit for a modal's title and a text input's label."""
 BOARD_FILE = "board.png"
 SCREEN_FILE = "screen.png"
+
+REPEAT_SECONDS = 10.0
+"""A typed move (``/play``, a DM) identical to the one the same player had played less than this
+many seconds before is refused as a repeat: the same line sent twice. Buttons and ``/play``
+suggestions carry the game's action count instead, and need no window."""
+SEQ_MARK = "@"
+"""What joins a ``/play`` suggestion's notation and the action count it was offered at
+(``place B5 2 @17``): a move picked from an outdated list is refused as stale."""
 
 LOG_LINES = 8
 """How many of the stage's latest log lines the live table shows."""

@@ -202,10 +202,12 @@ class Worker:
         self.outbox.kick(session.id)
         return {"game": session.id, "seq": session.seq}
 
-    async def op_play(self, game: int, user: int, text: str) -> dict[str, Any]:
+    async def op_play(self, game: int, user: int, text: str,
+                      repeat: float | None = None) -> dict[str, Any]:
         """A human's move, answered once committed: its number and line, and the game's last
-        action after the host's own steps."""
-        report = await self.host.play_game(game, user, text)
+        action after the host's own steps. ``repeat``: typed, as ``/play`` and DMs play it
+        (the same line again within that many seconds is refused)."""
+        report = await self.host.play_game(game, user, text, repeat_within=repeat)
         self.outbox.kick(game)
         step = report.steps[0]
         return {"seq": step.seq, "line": step.line, "last": report.session.seq}

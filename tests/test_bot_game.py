@@ -163,7 +163,7 @@ async def play_first_legal(env, channel, members: dict[int, object]) -> str:
     assert 0 < len(choices) <= 25
     result = await member.slash(place, "play", notation=choices[0]["value"])
     assert ephemeral_text(result).startswith("Played: ")
-    return choices[0]["value"]
+    return str(choices[0]["value"]).rsplit(" @", 1)[0]
 
 
 async def scripted(env, channel, by_colour, record: str, count: int) -> None:
@@ -643,12 +643,16 @@ async def test_autocomplete_lists_legal_moves_only(simcord_env, typed):
     assert legal == set(host_of(env).legal_texts(channel.id, alice.id))
     choices = await alice.autocomplete(thread, "play", "notation", typed)
     assert len(choices) <= 25
-    assert {c["value"] for c in choices} <= legal
+    seq = session_in(env, channel).seq
+    assert all(c["value"].endswith(f" @{seq}") for c in choices), "marked with the position"
+    played = [c["value"].removesuffix(f" @{seq}") for c in choices]
+    assert set(played) <= legal
     if typed == "withdraw":
         assert choices == []
     else:
-        assert choices and all(c["name"].endswith(" · " + c["value"]) for c in choices)
-        assert all(c["value"].lower().startswith(typed.lower()) for c in choices)
+        assert choices and all(c["name"].endswith(" · " + p)
+                               for c, p in zip(choices, played, strict=True))
+        assert all(p.lower().startswith(typed.lower()) for p in played)
 
 
 # --- the host plays on: crashes, forced passes, pings, timers -------------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.constants import REPEAT_SECONDS
 from bot.host.clock import ManualClock, iso
 from bot.host.sessions import Host
 from bot.host.shards import shard_of
@@ -103,6 +104,48 @@ async def test_the_same_move_sent_to_two_processes_at_once_is_applied_once(
         [lines] = await replays(pg_url, game)
         assert len(lines) == 8
         assert [lines[a["seq"] - 1] for a in applied] == [a["line"] for a in applied]
+
+
+async def test_a_typed_line_sent_to_two_processes_at_once_is_played_once(pg_url: str) -> None:
+    """Giganten's ``loco 1`` is often legal twice in a row: sent to both processes at once, a
+    typed line was applied twice. Typed (judged under the game's lock, on the store's seats
+    and log), one is played and the other refused as a repeat. The same double sends without
+    the window, as before, show what it prevents."""
+    async with processes(pg_url, 2) as (first, second):
+        made = await call(first.remote, "create", kind="giganten", channel=150,
+                          guild=guild_on(0, 2), humans=3, ai=0)
+        game = made["game"]
+        twice = {None: 0, REPEAT_SECONDS: 0}
+        sent = {None: 0, REPEAT_SECONDS: 0}
+        now = START
+        for _ in range(200):
+            if min(sent.values()) >= 4:
+                break
+            view = await call(second.remote, "view", game=game)
+            [_colour, user, legal], *_ = view["pending"]
+            if "loco 1" not in legal:
+                await call(first.remote, "play", game=game, user=user,
+                           text=next(m for m in legal if m != "loco 1"))
+                continue
+            window = None if sent[None] <= sent[REPEAT_SECONDS] else REPEAT_SECONDS
+            answers = await asyncio.gather(*(ask(p.remote, "play", game=game, user=user,
+                                                 text="loco 1", repeat=window)
+                                             for p in (first, second)))
+            done = [a["value"] for a in answers if "value" in a]
+            assert done and all("error" not in a for a in answers), answers
+            sent[window] += 1
+            twice[window] += len(done) - 1
+            now += timedelta(seconds=REPEAT_SECONDS)  # the next double send is another
+            for process in (first, second):
+                await call(process.remote, "clock", now=iso(now))
+            if window is not None:
+                assert [a.get("refused") for a in answers].count("bot.refuse.repeat") == 1, \
+                    answers
+        assert min(sent.values()) >= 4, sent
+        assert twice[REPEAT_SECONDS] == 0, "typed: played once"
+        assert twice[None] > 0, "without the window the same double sends were played twice"
+        [lines] = await replays(pg_url, game)
+        assert len(lines) == (await call(first.remote, "view", game=game))["seq"]
 
 
 async def test_two_seats_of_a_sealed_decision_in_two_processes_at_once(pg_url: str) -> None:

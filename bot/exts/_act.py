@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 
 from bot.constants import BID_MODAL_ID, MAX_CONTENT, MAX_MODAL_TEXT, SCREEN_FILE
-from bot.exts._answer import answer
+from bot.exts._answer import answer, report
 from bot.games import game_ui
 from bot.host.sessions import Refusal, Report, Seat, Session
 from bot.table.private import Prompt, owes_secret, prompt, resolve
@@ -209,6 +209,11 @@ class BidModal(discord.ui.Modal):
             return
         await interaction.response.defer()
         await play(interaction, self.game_id, f"bid {int(text)}", expect_seq=self.seq)
+
+    async def on_error(  # type: ignore[override]  # a modal has no item argument
+            self, interaction: discord.Interaction, error: Exception, /) -> None:
+        """As every other component: to the central handler (a busy database included)."""
+        await report(interaction, error)
 
 
 async def ask_amount(interaction: discord.Interaction, game_id: int, seq: int) -> None:

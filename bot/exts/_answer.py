@@ -2,8 +2,11 @@
 every game alive.
 
 Refusals (not your turn, illegal move, ...) are ordinary answers and never reach this module;
-what arrives here is a bug or a Discord hiccup. The game state is safe either way, because the
-host changes memory only after a commit.
+what arrives here is a bug, a Discord hiccup, or a database that could not take a write just now
+(locked past its timeout, out of connections, a full disk): that one is no bug, and the user is
+told their action was not saved and may be tried again. The game state is safe either way,
+because the host changes memory only after a commit. An interaction that expired before it was
+answered (Discord's 10062) cannot be answered at all: a warning, not an error.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.host.store import unavailable
 from render.i18n import language, t
 
 log = logging.getLogger(__name__)
+
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction token that expired (not answered within 3 seconds)."""
 
 
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
@@ -23,12 +30,23 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     lang = language(str(interaction.locale))
+    command = interaction.command.qualified_name if interaction.command else None
+    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+        log.warning("an interaction expired before it was answered (10062 Unknown interaction;"
+                    " command %s, channel %s, user %s)", command, interaction.channel_id,
+                    interaction.user.id)
+        return
+    cause = unavailable(error)
     if isinstance(error, app_commands.CheckFailure):
         key = ("bot.error.no_dm" if isinstance(error, app_commands.NoPrivateMessage)
                else "bot.error.not_allowed")
+    elif cause is not None:
+        key = "bot.error.not_saved"
+        log.warning("not saved: the database is %s (command %s, channel %s, user %s): %s: %s",
+                    cause, command, interaction.channel_id, interaction.user.id,
+                    type(error).__name__, error)
     else:
         key = "bot.error.unexpected"
-        command = interaction.command.qualified_name if interaction.command else None
         log.error("unexpected error (command %s, channel %s, user %s)", command,
                   interaction.channel_id, interaction.user.id, exc_info=error)
         seen = getattr(interaction.client, "unexpected_errors", None)

@@ -8,6 +8,7 @@ does lives in :mod:`bot.exts._act`; the specs come from the table (:mod:`bot.tab
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,6 +19,7 @@ from bot.constants import (
     FORGET_ID,
     LOBBY_ID,
     MAX_CUSTOM_ID,
+    MAX_ID,
     MAX_LABEL,
     OPEN_ID,
     PROMPT_ID,
@@ -26,14 +28,16 @@ from bot.constants import (
     TABLE_SELECT_ID,
 )
 from bot.exts import _act, _privacy
-from bot.exts._answer import report
+from bot.exts._answer import answer, report
 from bot.games import Button, Component, Select
+from render.i18n import language, t
 
 if TYPE_CHECKING:
     from bot.table import Post
     from bot.table.private import Prompt
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 _STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
            "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
@@ -65,9 +69,23 @@ def _picked(interaction: discord.Interaction) -> list[object]:
 
 
 class _Item(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"\x00never"):
-    """Shared behaviour: every error a click raises is reported, never lost."""
+    """Shared behaviour: a custom_id whose numbers no component of ours carries is refused as
+    forged, and every error a click raises is reported, never lost."""
+
+    def numbers(self) -> tuple[int, ...]:
+        """The ids and counts the custom_id carries: each must be one the store can hold."""
+        return ()
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if not all(0 <= n <= MAX_ID for n in self.numbers()):
+            log.warning("a component with a forged custom_id was refused (user %s): %s",
+                        interaction.user.id, self.custom_id[:MAX_CUSTOM_ID])
+            try:
+                await answer(interaction, t("bot.refuse.forged", language(
+                    str(interaction.locale))))
+            except discord.HTTPException as error:
+                log.info("could not refuse a forged custom_id: %s", error)
+            return
         try:
             await self.run(interaction)
         except Exception as error:
@@ -90,6 +108,9 @@ class LobbyButton(_Item, template=LOBBY_ID):
                              match: re.Match[str], /) -> LobbyButton:
         return cls(int(match["game"]), match["op"])
 
+    def numbers(self) -> tuple[int, ...]:
+        return (self.game_id,)
+
     async def run(self, interaction: discord.Interaction) -> None:
         await _act.lobby(interaction, self.game_id, self.op)
 
@@ -106,6 +127,9 @@ class ForgetButton(_Item, template=FORGET_ID):
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> ForgetButton:
         return cls(int(match["user"]))
+
+    def numbers(self) -> tuple[int, ...]:
+        return (self.user_id,)
 
     async def run(self, interaction: discord.Interaction) -> None:
         await _privacy.confirm(interaction, self.user_id)
@@ -125,6 +149,9 @@ class TableButton(_Item, template=TABLE_ID):
                              match: re.Match[str], /) -> TableButton:
         return cls(int(match["game"]), int(match["seq"]), match["op"], match["arg"] or "")
 
+    def numbers(self) -> tuple[int, ...]:
+        return (self.game_id, self.seq)
+
     async def run(self, interaction: discord.Interaction) -> None:
         await _act.table(interaction, self.game_id, self.seq, self.op, self.arg, None,
                          prompt_view)
@@ -142,6 +169,9 @@ class TableSelect(_Item, template=TABLE_SELECT_ID):
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> TableSelect:
         return cls(int(match["game"]), int(match["seq"]), match["op"])
+
+    def numbers(self) -> tuple[int, ...]:
+        return (self.game_id, self.seq)
 
     async def run(self, interaction: discord.Interaction) -> None:
         values = _picked(interaction)
@@ -165,6 +195,9 @@ class PromptButton(_Item, template=PROMPT_ID):
         return cls(int(match["game"]), match["colour"], int(match["turn"]), match["what"],
                    match["state"])
 
+    def numbers(self) -> tuple[int, ...]:
+        return (self.game_id, self.turn)
+
     async def run(self, interaction: discord.Interaction) -> None:
         await _act.prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
                                 self.state, None, prompt_view)
@@ -184,6 +217,9 @@ class PromptSelect(_Item, template=PROMPT_SELECT_ID):
         return cls(int(match["game"]), match["colour"], int(match["turn"]), match["what"],
                    match["state"])
 
+    def numbers(self) -> tuple[int, ...]:
+        return (self.game_id, self.turn)
+
     async def run(self, interaction: discord.Interaction) -> None:
         values = _picked(interaction) or [""]
         await _act.prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
@@ -201,6 +237,9 @@ class OpenButton(_Item, template=OPEN_ID):
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> OpenButton:
         return cls(int(match["game"]))
+
+    def numbers(self) -> tuple[int, ...]:
+        return (self.game_id,)
 
     async def run(self, interaction: discord.Interaction) -> None:
         await _act.open_private(interaction, self.game_id, prompt_view)

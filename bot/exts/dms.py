@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.constants import MAX_CONTENT
+from bot.constants import MAX_CONTENT, REPEAT_SECONDS
 from bot.exts._act import refusal
 from bot.host.sessions import Refusal
+from bot.host.store import unavailable
 from bot.table.private import private_language, split_prefix, typed_decisions
 from bot.table.words import colour_name, game_name, private_lines, refusal_text
 from render.i18n import t
@@ -44,10 +45,16 @@ class Dms(commands.Cog):
             return
         try:
             await self.typed(message)
-        except Exception:
-            log.exception("a typed choice in a DM failed")
+        except Exception as error:
+            cause = unavailable(error)
+            if cause is None:
+                log.exception("a typed choice in a DM failed")
+            else:  # the database could not take it: nothing changed, the player may retry
+                log.warning("a typed choice in a DM was not saved (user %s): the database is"
+                            " %s: %s", message.author.id, cause, error)
+            key = "bot.error.unexpected" if cause is None else "bot.error.not_saved"
             with contextlib.suppress(discord.HTTPException):
-                await message.channel.send(t("bot.error.unexpected", self.bot.language_of(
+                await message.channel.send(t(key, self.bot.language_of(
                     message.author.id, self.bot.settings.language)))
 
     async def typed(self, message: discord.Message) -> None:
@@ -90,7 +97,8 @@ class Dms(commands.Cog):
             return
         session, seat = found[0]
         try:
-            report = await host.play_game(session.id, message.author.id, text)
+            report = await host.play_game(session.id, message.author.id, text,
+                                          repeat_within=REPEAT_SECONDS)
         except (Refusal, IllegalAction) as error:
             reply = refusal(session, message.author.id, text, error, lang) \
                 if isinstance(error, IllegalAction) else refusal_text(session, error, lang)

@@ -26,7 +26,7 @@ from bot.exts._act import best_effort, bot_of, user_lang
 from bot.exts._answer import answer
 from bot.exts._items import embed_of, lobby_view, or_missing
 from bot.games import PLAYABLE
-from bot.host.sessions import Refusal
+from bot.host.sessions import Refusal, option_refusal
 from bot.table import desired, lobby_post
 from bot.table.words import game_name, refusal_text
 from bot.translator import ls
@@ -34,6 +34,7 @@ from render.i18n import LANGUAGES, join, t
 from render.i18n import NAMES as LANGUAGE_NAMES
 from render.i18n import language as i18n_language
 from rules.ai import LEVELS
+from rules.registry import game_module
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -92,6 +93,29 @@ def permission_text(key: str, missing: list[str], lang: str) -> str:
     return t(key, lang, count=len(missing), permissions=join(names, lang))
 
 
+def check_ranges(game: str, typed: dict[str, str],
+                 ranges: dict[str, tuple[int, int]]) -> None:
+    """The slash command's own bounds (``ranges``: an option's least and greatest value) hold
+    for the same option typed in ``options:`` too; a value outside them is refused, naming the
+    range and an example. An option the game does not have is left to the host to refuse."""
+    try:
+        known = {o.name: o for o in game_module(game).OPTIONS}
+    except KeyError:
+        return
+    for key, value in typed.items():
+        if key not in ranges or key not in known:
+            continue
+        low, high = ranges[key]
+        if not value.isdecimal() or not low <= int(value) <= high:
+            raise option_refusal(known[key], value, low, high)
+
+
+def slash_ranges(command: app_commands.Command[Any, ..., Any]) -> dict[str, tuple[int, int]]:
+    """The least and greatest value of each number option of a slash command, by name."""
+    return {p.name: (int(p.min_value), int(p.max_value)) for p in command.parameters
+            if p.min_value is not None and p.max_value is not None}
+
+
 def _game_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=game_name(g, "en"), value=g) for g in PLAYABLE]
 
@@ -126,6 +150,7 @@ async def new(interaction: discord.Interaction, game: str,
     for word in (options or "").split():
         key, _, value = word.partition("=")
         given[key.lower()] = value
+    typed = dict(given)
     flags = {"round_limit": round_limit, "chief_alone": chief_alone,
              "edge_strict": edge_strict, "sacred_surroundable": sacred_surroundable,
              "one_manu_per_ceremony": one_manu_per_ceremony, "repetition": repetition,
@@ -140,6 +165,7 @@ async def new(interaction: discord.Interaction, game: str,
         return
     no_thread = await thread_lacking(interaction)
     try:
+        check_ranges(game, typed, slash_ranges(new))
         session = await bot_of(interaction).games.create(
             channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
             game=game, options=given, creator_id=interaction.user.id,

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT
+from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT, REPEAT_SECONDS, SEQ_MARK
 from bot.exts._act import best_effort, refusal, user_lang
 from bot.exts._answer import answer
 from bot.games import MAX_CHOICE_NAME, choice_name, game_ui
@@ -100,9 +100,16 @@ class Play(commands.Cog):
         host = self.bot.games
         lang = user_lang(interaction)
         channel_id = interaction.channel_id or 0
+        notation, seq = split_seq(notation)
         try:
-            report = await host.play(channel_id, interaction.user.id, notation)
+            # a suggestion carries the position it was offered for; a typed line does not,
+            # and the same line again within a few seconds is a double send
+            report = await host.play(channel_id, interaction.user.id, notation, expect_seq=seq,
+                                     repeat_within=REPEAT_SECONDS if seq is None else None)
         except (Refusal, IllegalAction) as error:
+            if isinstance(error, Refusal) and error.key == "bot.refuse.stale" \
+                    and seq is not None:
+                error = Refusal("bot.refuse.stale_choice")
             session = host.in_channel(channel_id)
             text = refusal(session, interaction.user.id, notation, error, lang) \
                 if isinstance(error, IllegalAction) else refusal_text(session, error, lang)
@@ -121,17 +128,40 @@ class Play(commands.Cog):
     async def notation_choices(self, interaction: discord.Interaction,
                                current: str) -> list[app_commands.Choice[str]]:
         """The legal moves fitting what was typed: each named in the user's language with its
-        notation after the words, its value the notation (what is played)."""
+        notation after the words, its value the notation (what is played) marked with the
+        game's action count (:func:`with_seq`), so that a pick from an outdated list, or the
+        same pick sent twice, is refused as stale instead of played on another position."""
         channel_id = interaction.channel_id or 0
-        actions = self.bot.games.legal_texts(channel_id, interaction.user.id)
         session = self.bot.games.in_channel(channel_id)
+        if session is not None and session.id in self.bot.games.stale:
+            await self.bot.games.get(session.id)  # another process moved it: the list and
+            # its mark are of the game as it now stands
+        actions = self.bot.games.legal_texts(channel_id, interaction.user.id)
         if not actions or session is None:
             return []
         ui = game_ui(session.row.game)
         lang = user_lang(interaction)
         worded = {a: ui.move_words(a, lang) for a in actions}
-        return [app_commands.Choice(name=choice_name(worded[a], a), value=a[:MAX_CHOICE_NAME])
-                for a in matches(current, actions, worded)]
+        typed, _ = split_seq(current)  # a picked value, edited
+        return [app_commands.Choice(name=choice_name(worded[a], a),
+                                    value=with_seq(a, session.seq))
+                for a in matches(typed, actions, worded)]
+
+
+def with_seq(action: str, seq: int) -> str:
+    """A suggestion's value: the notation and the action count it was offered at
+    (``place B5 2 @17``); without the count when both would not fit Discord's limit."""
+    marked = f"{action} {SEQ_MARK}{seq}"
+    return marked if len(marked) <= MAX_CHOICE_NAME else action[:MAX_CHOICE_NAME]
+
+
+def split_seq(notation: str) -> tuple[str, int | None]:
+    """The notation of a ``/play`` value and the action count it carries (None: typed by
+    hand, without one)."""
+    text, mark, seq = notation.strip().rpartition(SEQ_MARK)
+    if not mark or not seq.strip().isdecimal() or not text.strip():
+        return notation, None
+    return text.strip(), int(seq.strip())
 
 
 async def setup(bot: GameBot) -> None:

@@ -52,6 +52,7 @@ from rules.core import (
     Event,
     GameModule,
     IllegalAction,
+    Option,
     Options,
     Result,
     hidden_line,
@@ -458,10 +459,26 @@ def parse_options(module: GameModule, given: Mapping[str, str]) -> Options:
         try:
             option.parse(typed)
         except ValueError as exc:
-            raise Refusal(f"bot.refuse.option_{option.kind}", option=option.name, typed=typed,
-                          minimum=option.minimum,
-                          example=option.print(option.default)) from exc
+            raise option_refusal(option, typed) from exc
     return Options.build(module.OPTIONS, dict(given))
+
+
+def option_refusal(option: Option, typed: str, minimum: int | None = None,
+                   maximum: int | None = None) -> Refusal:
+    """Why a typed option value is refused, with an example: a number outside a range names
+    the range (``minimum`` and ``maximum`` narrow the option's own, e.g. to a slash command's);
+    an option of its own format (Giants ``faces``) has a message of its own."""
+    low = max(option.minimum, minimum) if minimum is not None else option.minimum
+    most = getattr(option, "maximum", None)
+    high = min(most, maximum) if most is not None and maximum is not None \
+        else maximum if maximum is not None else most
+    params: dict[str, Any] = {"option": option.name, "typed": typed, "minimum": low,
+                              "example": option.print(option.default)}
+    if option.kind == "int" and high is not None:
+        return Refusal("bot.refuse.option_range", maximum=high, **params)
+    if option.kind in ("int", "bool"):
+        return Refusal(f"bot.refuse.option_{option.kind}", **params)
+    return Refusal(f"bot.refuse.option_{option.name}", **params)
 
 
 class Host:
@@ -1471,50 +1488,58 @@ class Host:
 
     async def play(self, channel_id: int, user_id: int, text: str,
                    expect_seq: int | None = None, game_id: int | None = None,
-                   expect_turn: int | None = None) -> Report:
+                   expect_turn: int | None = None,
+                   repeat_within: float | None = None) -> Report:
         """A human's action typed as notation (``place B2 3``; a leading own colour is allowed).
 
         ``expect_seq`` (from a button) refuses a click on an outdated prompt; ``game_id`` (from
-        a button) refuses a click that belongs to another game in this channel.
+        a button) refuses a click that belongs to another game in this channel;
+        ``repeat_within`` (a typed line, which carries no mark of the position it was meant
+        for) refuses the line when it is the one this player had played in the last that many
+        seconds: a double send (see :func:`repeated`).
         """
         session = self._running(channel_id)
         if game_id is not None and game_id != session.id:
             raise Refusal("bot.refuse.stale")
-        return await self._play(session, user_id, text, expect_seq, expect_turn)
+        return await self._play(session, user_id, text, expect_seq, expect_turn,
+                                repeat_within=repeat_within)
 
     async def play_game(self, game_id: int, user_id: int, text: str,
                         expect_turn: int | None = None,
-                        expect_seq: int | None = None) -> Report:
+                        expect_seq: int | None = None,
+                        repeat_within: float | None = None) -> Report:
         """The same as :meth:`play`, for a game named by id (buttons, DMs). ``expect_turn``
         is the seat's :meth:`Session.turns` when a private prompt was made: other seats'
         submissions do not make it outdated, its own do; ``expect_seq`` is the action count
         of a table component."""
         session = await self.get(game_id)
         return await self._play(session, user_id, text, expect_seq, expect_turn,
-                                closed="bot.refuse.game_closed")
+                                closed="bot.refuse.game_closed", repeat_within=repeat_within)
 
     async def _play(self, session: Session, user_id: int, text: str, expect_seq: int | None,
-                    expect_turn: int | None, closed: str = "bot.refuse.no_game") -> Report:
+                    expect_turn: int | None, closed: str = "bot.refuse.no_game",
+                    repeat_within: float | None = None) -> Report:
         """The move, checked against the game as it stands (with a shared store: as stored,
-        once the lock is held). Should the store find its number taken all the same (another
+        once the lock is held, so that a double send through two processes is judged on the
+        same log and seats). Should the store find its number taken all the same (another
         process got there first: the database is the judge), the game is reloaded and the
         move checked again, so that it is applied at most once and a move that was made
         already is refused as the game now stands."""
         async with self._hold(session):
             try:
                 return await self._play_now(session, user_id, text, expect_seq, expect_turn,
-                                            closed)
+                                            closed, repeat_within)
             except StaleGame as stale:
                 if not self.store.shared:
                     raise
                 log.warning("%s; the game is reloaded and the move checked again", stale)
                 await self._reload(session)
             return await self._play_now(session, user_id, text, expect_seq, expect_turn,
-                                        closed)
+                                        closed, repeat_within)
 
     async def _play_now(self, session: Session, user_id: int, text: str,
                         expect_seq: int | None, expect_turn: int | None,
-                        closed: str) -> Report:
+                        closed: str, repeat_within: float | None = None) -> Report:
         if session.status != "running":
             raise Refusal(closed)
         seat = self.seat_for_play(session, user_id)
@@ -1524,12 +1549,15 @@ class Host:
             raise Refusal("bot.refuse.stale")
         if expect_turn is not None and expect_turn != session.turns(seat.colour):
             raise Refusal("bot.refuse.stale")
-        pending = session.pending()
-        if seat.colour not in pending:
-            raise Refusal("bot.refuse.not_your_turn", pending=list(pending))
         words = split_words(text)
         if len(words) > 1 and words[0].lower() == seat.colour:
             words = words[1:]
+        if repeat_within is not None and (line := repeated(
+                session, seat, words, self.store.clock(), repeat_within)) is not None:
+            raise Refusal("bot.refuse.repeat", line=line)
+        pending = session.pending()
+        if seat.colour not in pending:
+            raise Refusal("bot.refuse.not_your_turn", pending=list(pending))
         action = session.module.parse(" ".join(words))
         before = session.stage()
         steps = [await self._apply(session, seat.colour, action, "human")]
@@ -1628,6 +1656,39 @@ class Host:
         return steps
 
 
+def repeated(session: Session, seat: Seat, words: list[str], now: datetime,
+             within: float) -> str | None:
+    """The line (without the colour) when ``words`` are the move this seat's holder played
+    last, less than ``within`` seconds before ``now``: the same line sent twice (a double
+    click on send, a retried request, two processes each given one copy). None otherwise.
+    The seat's ``acted_at`` says when its holder last acted, and its last human line in the
+    log what they played; a take-back or a change of hands since then (which also set
+    ``acted_at``) leaves nothing to repeat."""
+    if seat.acted_at is None or not words:
+        return None
+    if (now - datetime.fromisoformat(seat.acted_at)).total_seconds() >= within:
+        return None
+    last = next((s for s in reversed(session.log)
+                 if s.actor == seat.colour and s.by == "human"), None)
+    if last is None or any(tb.at >= last.seq for tb in session.takebacks) \
+            or any(c.colour == seat.colour and c.seq >= last.seq for c in session.changes):
+        return None
+    played = last.line.split(" ", 1)[1] if " " in last.line else ""
+    typed = " ".join(words)
+    if typed.lower() == played.lower():
+        return played
+    game = session.game
+    try:
+        action = session.module.parse(typed)
+        forms = {format_line(seat.colour, action)}
+        if game is not None:
+            forms.add(format_line(seat.colour, session.module.canonical(
+                game.state, seat.colour, action)))
+    except (IllegalAction, RecordError, KeyError, TypeError, ValueError):
+        return None
+    return played if last.line in forms else None
+
+
 def undo_point(session: Session, colour: str) -> int:
     """How many actions stay when ``colour`` takes back their most recent move; a Refusal
     says why it cannot be taken back. Only steps whose events show everything qualify: the
@@ -1686,4 +1747,4 @@ def _option_words(text: str) -> dict[str, str]:
 
 
 __all__ = ["Host", "IllegalAction", "Refusal", "Report", "Seat", "Session", "Step", "Takeback",
-           "ai_rng", "ai_seed", "parse_options", "undo_point"]
+           "ai_rng", "ai_seed", "option_refusal", "parse_options", "repeated", "undo_point"]

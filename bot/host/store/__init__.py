@@ -78,6 +78,7 @@ from bot.host.store._store_files import (
     lock_path,
     read_heartbeats,
 )
+from bot.host.store._unavailable import unavailable
 
 __all__ = [
     "ACTIVE", "AWAY_AFTER", "CHECKPOINT_EVERY", "CLAIM_LEASE", "COPIED_TABLES",
@@ -91,5 +92,5 @@ __all__ = [
     "TargetNotEmpty", "Transaction", "backup", "backup_before_migrating", "copy_to_postgres",
     "inspect", "inspect_postgres", "is_postgres", "lock_path", "mark_of", "migrate",
     "open_store", "prepare", "read_heartbeats", "read_postgres_heartbeats", "run", "shard_list",
-    "sqlite_file",
+    "sqlite_file", "unavailable",
 ]
