@@ -284,6 +284,10 @@ def test_no_command_shows_a_traceback_for_a_malformed_url(
         assert err.startswith(f"--to names {redacted(url)}: ") and err.count("\n") == 1, err
         assert "the right form: postgresql://user:password@host:5432/database" in err
         assert PASSWORD not in err
+        assert cli.main(["migrate-store", "--from", url, "--to", "postgresql://db/g"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"--from names {redacted(url)}: migrate-store copies from a "
+                              "SQLite file") and PASSWORD not in err
     environment.setenv("DATABASE_URL", f"postgresql://u:{PASSWORD}@host:notaport/db")
     environment.setenv("LOG_LEVEL", "loud")
     environment.delenv("DISCORD_TOKEN")
