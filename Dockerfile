@@ -1,6 +1,6 @@
 # The bot in a container: a non-editable install as a numeric non-root user, the SQLite file on
 # a volume. The pinned dependencies are installed in their own layer before the code is copied,
-# so a code change does not reinstall them.
+# so a code change does not reinstall them; pip checks each file against the lock's hashes.
 FROM python:3.11.14-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -16,7 +16,7 @@ RUN groupadd --gid 10001 rapanui \
 
 WORKDIR /src
 COPY requirements.lock ./
-RUN pip install --no-cache-dir --no-deps -r requirements.lock
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 
 COPY pyproject.toml README.md ./
 COPY rules ./rules

@@ -1,6 +1,7 @@
 """``python -m bot [run|check|sync|backup PATH|health|migrate-store|adopt-application]``: run
 the bot, or look after it, with settings from the environment (``bot.settings.VARIABLES``);
-``migrate-store`` is told its two databases on the command line instead.
+``migrate-store`` is told its two databases on the command line instead. ``python -m bot
+--version`` names the installed package and its version.
 
 Exit status: 0 done (or, for ``check`` and ``health``, all is well), 1 a problem was found or
 an operation failed, 2 a setting is missing or bad, another bot runs on the database, or the
@@ -19,6 +20,7 @@ import socket
 import sqlite3
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
 import aiohttp
@@ -29,6 +31,7 @@ from bot import create_bot
 from bot.app import INVITE_PERMISSIONS
 from bot.application import WrongApplication, belongs
 from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
+from bot.database_url import POSTGRES_FORM, BadUrl, parse_postgres_url
 from bot.host import memory
 from bot.host.clock import Clock, system_clock
 from bot.host.migrate_store import migrate_store
@@ -51,10 +54,20 @@ from bot.host.store import (
     shard_list,
     sqlite_file,
 )
-from bot.settings import VARIABLES, BadSettings, Settings, database_target, redacted
+from bot.settings import (
+    BAD_SETTING,
+    VARIABLES,
+    BadSettings,
+    Settings,
+    database_target,
+    redacted,
+)
 from render.assets import problems as asset_problems
 
 log = logging.getLogger("bot")
+
+DISTRIBUTION = "rapanui-games"
+"""The package's name as pip installs it (pyproject.toml), whose version ``--version`` shows."""
 
 NO_TOKEN = f"""\
 DISCORD_TOKEN is not set, so the bot cannot log in to Discord.
@@ -96,6 +109,8 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m bot", description="The Rapa Nui games bot for Discord. Settings come "
         "from environment variables (docs/ADMIN.md, \"Configuration\").")
+    top.add_argument("--version", action="version", version=version(),
+                     help="show the installed package and its version, and exit")
     sub = top.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}",
                              title="commands (run when none is given)")
     for name, help_text in COMMANDS.items():
@@ -116,6 +131,15 @@ def parser() -> argparse.ArgumentParser:
             command.add_argument("--to", dest="target", required=True, metavar="POSTGRESQL",
                                  help="an empty PostgreSQL database: postgresql://…")
     return top
+
+
+def version() -> str:
+    """``rapanui-games 0.1.0``: what pip installed (an admin asks it when reporting a bug or
+    before an upgrade); a source tree that was never installed says so instead."""
+    try:
+        return f"{DISTRIBUTION} {metadata.version(DISTRIBUTION)}"
+    except metadata.PackageNotFoundError:
+        return f"{DISTRIBUTION} (not installed: pip install . first)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -468,6 +492,12 @@ def migrate(source: str, target: str) -> int:
         print(f"--to names {where(target)}: migrate-store copies into a PostgreSQL database "
               "(postgresql://…)", file=sys.stderr)
         return 2
+    try:
+        parse_postgres_url(target)
+    except BadUrl as exc:
+        print(f"--to names {where(target)}: {exc}; the right form: {POSTGRES_FORM}, e.g. "
+              "postgresql://rapanui:secret@db:5432/rapanui", file=sys.stderr)
+        return 2
     name = redacted(target)
     if not path.is_file():
         print(f"no database at {path}: nothing to copy", file=sys.stderr)
@@ -563,18 +593,25 @@ def is_fresh(beat: Heartbeat, clock: Clock) -> bool:
 # --- check -------------------------------------------------------------------------------------
 
 def check(env: dict[str, str] | None = None) -> int:
-    """One line per finding, ``ok:`` or ``problem:``; 0 when there is no problem."""
+    """One line per finding, ``ok:``, ``problem:`` or ``skipped:`` (what a problem above kept
+    from being checked); 0 when there is no problem, 2 when a setting is bad (as for every
+    command), else 1."""
     findings = check_findings(dict(os.environ) if env is None else env)
     for ok, line in findings:
-        print(f"{'ok' if ok else 'problem'}: {line}")
-    problems = sum(1 for ok, _ in findings if not ok)
-    print("no problem found" if not problems else "1 problem found" if problems == 1
-          else f"{problems} problems found")
+        print(f"{'ok' if ok else 'skipped' if ok is None else 'problem'}: {line}")
+    problems = [line for ok, line in findings if ok is False]
+    print("no problem found" if not problems else "1 problem found" if len(problems) == 1
+          else f"{len(problems)} problems found")
+    if any(line.startswith(BAD_SETTING) for line in problems):
+        return 2
     return 1 if problems else 0
 
 
-def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
-    findings: list[tuple[bool, str]] = []
+def check_findings(env: dict[str, str]) -> list[tuple[bool | None, str]]:
+    """Every finding, each (True: ok, False: a problem, None: skipped, what a bad setting kept
+    from being checked) with its line: each bad setting is one problem, and the rest is
+    checked all the same."""
+    findings: list[tuple[bool | None, str]] = []
     try:
         settings: Settings | None = Settings.from_env(env)
         values = {}
@@ -599,10 +636,10 @@ def check_findings(env: dict[str, str]) -> list[tuple[bool, str]]:
         target: Path | str | None = settings.database
     elif "database_url" not in values:
         target = None
-        findings.append((False, "database not checked: DATABASE_URL is bad"))
+        findings.append((None, "database not checked: DATABASE_URL is bad"))
     elif values.get("database_url") is None and values.get("db_path") is None:
         target = None
-        findings.append((False, "database not checked: GAMES_DB is bad"))
+        findings.append((None, "database not checked: GAMES_DB is bad"))
     else:
         target = database_target(values.get("database_url"),
                                  values.get("db_path") or Path())

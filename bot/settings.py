@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.constants import PING_AFTER, PURGE_AFTER_DAYS, RECONCILE_TICK
+from bot.database_url import BadUrl, parse_postgres_url, redacted
 from bot.host.clock import Clock, system_clock
 from bot.host.store import DEFAULT_POOL_SIZE, POSTGRES_SCHEMES, is_postgres, sqlite_file
 from render.i18n import LANGUAGES
@@ -42,6 +43,10 @@ def random_seed() -> int:
     return secrets.randbits(128)
 
 
+BAD_SETTING = "bad setting "
+"""How every line about a variable that is not accepted begins (``check`` exits 2 on one)."""
+
+
 class Invalid(ValueError):
     """One variable's value is not accepted: the message says what is wrong with it."""
 
@@ -63,7 +68,7 @@ class Variable:
 
     def complaint(self, problem: str) -> str:
         """The one line that says what is wrong and what would do."""
-        return (f"bad setting {self.name}: {problem}; accepted: {self.accepted}, "
+        return (f"{BAD_SETTING}{self.name}: {problem}; accepted: {self.accepted}, "
                 f"e.g. {self.name}={self.example}")
 
 
@@ -81,20 +86,12 @@ def _path(text: str) -> Path:
     return path
 
 
-def redacted(url: str) -> str:
-    """A database URL fit to print: its password (if any) replaced by ``***``."""
-    scheme, slashes, rest = url.partition("://")
-    if not slashes:
-        return url
-    where, slash, path = rest.partition("/")
-    user, at, host = where.rpartition("@")
-    if at and ":" in user:
-        where = user.partition(":")[0] + ":***@" + host
-    return f"{scheme}://{where}{slash}{path}"
-
-
 def _database_url(text: str) -> str:
     if text.lower().startswith(POSTGRES_SCHEMES):
+        try:
+            parse_postgres_url(text)
+        except BadUrl as exc:
+            raise Invalid(f"{redacted(text)!r}: {exc}") from None
         return text
     if text.lower().startswith(SQLITE_URL):
         if not text[len(SQLITE_URL):]:
@@ -217,7 +214,8 @@ VARIABLES: tuple[Variable, ...] = (
              "the SQLite file that holds every game (created with its folder if missing); "
              "DATABASE_URL, when set, wins over it", _path),
     Variable("DATABASE_URL", "database_url", None,
-             "sqlite:///path or postgresql://… (postgres://… too)",
+             "sqlite:///path or postgresql://user:password@host:port/database (postgres://… "
+             "too; port 1 to 65535, an IPv6 host in brackets, a Unix socket as ?host=/folder)",
              "postgresql://rapanui:secret@db:5432/rapanui",
              "the database that holds every game: a PostgreSQL database, which several bot "
              "processes may share, or a SQLite file (`sqlite:///data/games.sqlite3` is "

@@ -6,7 +6,10 @@ heartbeat, ``backup`` says what to use instead)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,6 +17,7 @@ from typing import Any, TypeVar
 import pytest
 
 import bot.__main__ as cli
+from bot.database_url import BadUrl, PostgresUrl, parse_postgres_url
 from bot.host.clock import ManualClock
 from bot.host.store import (
     PostgresStore,
@@ -27,6 +31,47 @@ from tests.stores import PostgresBackend
 
 PASSWORD = "s3cret-w0rd"
 T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = "e.g. DATABASE_URL=postgresql://rapanui:secret@db:5432/rapanui"
+MALFORMED = {
+    f"postgresql://u:{PASSWORD}@host:notaport/db": "its port 'notaport' is not a number from 1 "
+                                                   "to 65535",
+    f"postgresql://u:{PASSWORD}@[::1": "the brackets around its host's IPv6 address do not "
+                                       "match (e.g. [::1]:5432)",
+    f"postgresql://u:{PASSWORD}@db:0/rapanui": "its port '0' is not a number from 1 to 65535",
+    f"postgresql://u:{PASSWORD}@db:65536/rapanui": "its port '65536' is not a number",
+    f"postgresql://u:{PASSWORD}@db:-1/rapanui": "its port '-1' is not a number",
+    f"postgres://u:{PASSWORD}@db:/rapanui": "its port '' is not a number",
+    f"postgresql://u:{PASSWORD}@::1/rapanui": "its host '::1' looks like an IPv6 address: "
+                                              "write it in brackets, e.g. [::1]:5432",
+    f"postgresql://u:{PASSWORD}@[::1]x/rapanui": "its host '[::1]x' is not an IPv6 address",
+    f"postgresql://u:{PASSWORD}@[db]:5432/rapanui": "its host '[db]:5432' is not an IPv6 "
+                                                    "address",
+    f"postgresql://u:{PASSWORD}@[::1]:port/rapanui": "its port 'port' is not a number",
+    f"postgresql://u:{PASSWORD}@:5432/rapanui": "its host ':5432' names a port but no host",
+    f"postgresql://u:{PASSWORD}@db,,db2/rapanui": "its host list 'db,,db2' has an empty entry",
+    f"postgresql://u:{PASSWORD}@db!/rapanui": "its host 'db!' is neither a host name",
+    f"postgresql://u:{PASSWORD}@x@db/rapanui": "it holds more than one '@' (an '@' in a user "
+                                               "name or password is written %40)",
+    f"postgresql://u:{PASSWORD}/x@db/rapanui": "its '@' comes after a '/' (a '/' in a user "
+                                               "name or password is written %2F)",
+    f"postgresql://u:{PASSWORD}#x@db/rapanui": "it holds a '#' (a '#' in a password or name is "
+                                               "written %23)",
+    f"postgresql://u:{PASSWORD} x@db/rapanui": "it holds a space or a control character",
+    f"postgresql://u:{PASSWORD}@db/games/extra": "its database name 'games/extra' holds a '/'",
+    f"postgresql://u:{PASSWORD}@db/rapanui?sslmode=maybe": "its sslmode 'maybe' is none of "
+                                                          "disable, allow, prefer, require, "
+                                                          "verify-ca, verify-full",
+    f"postgresql://u:{PASSWORD}@db/rapanui?port=x": "its port 'x' is not a number",
+    "postgresql:///rapanui?host=/run/pg&port=5432,5433": "its port list '5432,5433' does not "
+                                                          "give one port per host",
+    f"postgresql://db/rapanui?sslmode&password={PASSWORD}": "its options 'sslmode&password=***' "
+                                                            "are not key=value pairs joined "
+                                                            "by &",
+}
+"""Malformed PostgreSQL URLs, each with what the one line says is wrong (asyncpg, given any of
+them, fails inside ``connect`` with a ``ValueError``, an ``IndexError`` or an ``OverflowError``
+of its own)."""
 
 
 @pytest.fixture
@@ -74,6 +119,43 @@ def test_a_bad_database_url_is_named_without_its_password(tmp_path: Path) -> Non
         in str(caught.value)
 
 
+def test_a_postgresql_url_is_read_whole() -> None:
+    assert parse_postgres_url(f"postgresql://rapanui:{PASSWORD}@db:5432/rapanui") == \
+        PostgresUrl("rapanui", PASSWORD, ("db",), (5432,), "rapanui")
+    assert parse_postgres_url("postgres://db") == PostgresUrl(None, None, ("db",), (None,), None)
+    assert parse_postgres_url("postgresql://u@[::1]:6543/games") == PostgresUrl(
+        "u", None, ("::1",), (6543,), "games")
+    assert parse_postgres_url("postgresql://[fe80::1%25eth0]/games").hosts == ("fe80::1%eth0",)
+    assert parse_postgres_url("postgresql:///rapanui?host=/run/postgresql") == PostgresUrl(
+        None, None, ("/run/postgresql",), (None,), "rapanui")
+    assert parse_postgres_url("postgresql://%2Fvar%2Frun%2Fpostgresql/rapanui").hosts == (
+        "/var/run/postgresql",)
+    assert parse_postgres_url("postgresql://u:p%40ss%23w@db1:5432,10.0.0.2:5433/g%20x") == \
+        PostgresUrl("u", "p@ss#w", ("db1", "10.0.0.2"), (5432, 5433), "g x")
+    assert parse_postgres_url("postgresql://db1,db2/g?port=6000") == PostgresUrl(
+        None, None, ("db1", "db2"), (6000, 6000), "g")
+    options = "sslmode=require&application_name=rapanui&target_session_attrs=read-write"
+    assert parse_postgres_url(f"postgresql://u:{PASSWORD}@db/rapanui?{options}").database == \
+        "rapanui"
+    assert parse_postgres_url(f"postgresql:///?dbname=g&user=u&password={PASSWORD}") == \
+        PostgresUrl("u", PASSWORD, (), (), "g")
+    assert PASSWORD not in repr(parse_postgres_url(f"postgresql://u:{PASSWORD}@db/g"))
+    for url in MALFORMED:
+        with pytest.raises(BadUrl):
+            parse_postgres_url(url)
+
+
+def test_a_malformed_postgresql_url_is_one_line_that_says_what_is_wrong() -> None:
+    for url, wrong in MALFORMED.items():
+        with pytest.raises(BadSettings) as caught:
+            Settings.from_env({"DATABASE_URL": url})
+        [line] = caught.value.problems
+        assert line.startswith(f"bad setting DATABASE_URL: {redacted(url)!r}: {wrong}"), line
+        assert "accepted: sqlite:///path or postgresql://user:password@host:port/database" \
+            in line and line.endswith(EXAMPLE), line
+        assert PASSWORD not in line and "\n" not in line, line
+
+
 def test_the_pool_size_is_a_number_of_connections() -> None:
     assert Settings.from_env({}).pool_size == 10
     assert Settings.from_env({"DATABASE_POOL_SIZE": "25"}).pool_size == 25
@@ -89,6 +171,13 @@ def test_a_url_is_printed_without_its_password() -> None:
     assert redacted("postgresql:///rapanui?host=/run/postgresql") == \
         "postgresql:///rapanui?host=/run/postgresql"
     assert redacted(f"postgres://u:{PASSWORD}@db") == "postgres://u:***@db"
+    assert redacted(f"postgresql://db/g?sslmode=require&password={PASSWORD}&x=1") == \
+        "postgresql://db/g?sslmode=require&password=***&x=1"
+    for unencoded in ("p@ss", "p/ss", "p?ss", "p#ss", "p:ss"):
+        url = f"postgresql://u:{unencoded}@db:5432/g"
+        assert redacted(url) == "postgresql://u:***@db:5432/g", unencoded
+    assert redacted("postgresql://u:pw@[::1") == "postgresql://u:***@[::1"
+    assert redacted("postgresql://[::1]:5432/g") == "postgresql://[::1]:5432/g"
 
 
 def test_the_factory_tells_the_backends_apart(tmp_path: Path) -> None:
@@ -176,6 +265,60 @@ def test_check_says_when_postgresql_cannot_be_reached_and_hides_the_password(
     assert "DATABASE_URL=postgresql://rapanui:***@/rapanui" in out
     assert f"problem: database postgresql://rapanui:***@/rapanui?host={tmp_path} cannot be " \
            "reached" in out
+
+
+def test_no_command_shows_a_traceback_for_a_malformed_url(
+        environment: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """``check`` says what is wrong on one line, still checks the rest, and exits 2 (a bad
+    setting); ``health`` exits 1, ``run`` 2; ``migrate-store`` refuses a malformed --to (2)."""
+    sqlite = tmp_path / "games.sqlite3"
+    sqlite.write_bytes(b"")
+    for url in (f"postgresql://u:{PASSWORD}@host:notaport/db", f"postgresql://u:{PASSWORD}@[::1"):
+        environment.setenv("DATABASE_URL", url)
+        assert cli.main(["check"]) == 2, url
+        lines = capsys.readouterr().out.splitlines()
+        [problem] = [line for line in lines if line.startswith("problem: ")]
+        assert problem.startswith(f"problem: bad setting DATABASE_URL: {redacted(url)!r}: ")
+        assert "skipped: database not checked: DATABASE_URL is bad" in lines
+        assert "ok: catalogues and fonts" in lines and lines[-1] == "1 problem found"
+        assert any(line.startswith("ok: DISCORD_TOKEN is set") for line in lines)
+        for command, status in ((["health"], 1), (["run"], 2), ([], 2), (["sync"], 2)):
+            assert cli.main(command) == status, command
+            err = capsys.readouterr().err
+            assert err.startswith("bad setting DATABASE_URL: ") and err.count("\n") == 1, err
+        environment.delenv("DATABASE_URL")
+        assert cli.main(["migrate-store", "--from", str(sqlite), "--to", url]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"--to names {redacted(url)}: ") and err.count("\n") == 1, err
+        assert "the right form: postgresql://user:password@host:5432/database" in err
+        assert PASSWORD not in err
+        assert cli.main(["migrate-store", "--from", url, "--to", "postgresql://db/g"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"--from names {redacted(url)}: migrate-store copies from a "
+                              "SQLite file") and PASSWORD not in err
+    environment.setenv("DATABASE_URL", f"postgresql://u:{PASSWORD}@host:notaport/db")
+    environment.setenv("LOG_LEVEL", "loud")
+    environment.delenv("DISCORD_TOKEN")
+    assert cli.main(["check"]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[1] for line in lines if line.startswith("problem: ")] == [
+        " bad setting DATABASE_URL", " bad setting LOG_LEVEL", " DISCORD_TOKEN is not set"]
+    assert lines[-1] == "3 problems found"
+
+
+def test_check_with_a_malformed_url_in_a_fresh_process(tmp_path: Path) -> None:
+    """The admin's own view: ``python -m bot check`` as a command."""
+    env = {name: value for name, value in os.environ.items()
+           if name not in {v.name for v in VARIABLES}}
+    env |= {"DISCORD_TOKEN": "x", "DATABASE_URL": f"postgresql://u:{PASSWORD}@host:notaport/db"}
+    done = subprocess.run([sys.executable, "-m", "bot", "check"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and done.stderr == ""
+    assert "problem: bad setting DATABASE_URL: 'postgresql://u:***@host:notaport/db': its port " \
+           "'notaport' is not a number from 1 to 65535; accepted: " in done.stdout
+    assert PASSWORD not in done.stdout
 
 
 def test_backup_is_sqlite_s_and_says_what_to_use_for_postgresql(

@@ -9,6 +9,9 @@ import itertools
 import os
 import re
 import sqlite3
+import stat
+import tomllib
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,6 +21,7 @@ import pytest
 import simcord
 
 import bot.__main__ as cli
+import bot.host.store._store_files as store_files
 from bot import create_bot
 from bot.app import INVITE_PERMISSIONS
 from bot.constants import HEARTBEAT, HEARTBEAT_STALE
@@ -30,6 +34,7 @@ from bot.host.store import (
     InstanceRunning,
     SqliteStore,
     Store,
+    backup_before_migrating,
     lock_path,
     read_heartbeats,
     run,
@@ -171,6 +176,15 @@ def test_no_token_says_what_to_do_with_the_permissions_integer(
     assert cli.main(["sync"]) == 2
 
 
+def test_version_names_the_installed_package(capsys: pytest.CaptureFixture[str]) -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"{project['name']} {project['version']}\n" == \
+        "rapanui-games 0.1.0\n"
+
+
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         cli.main(["--help"])
@@ -211,7 +225,7 @@ async def test_a_schema_9_database_migrates_after_a_backup(db_path: Path) -> Non
     store = await SqliteStore.open(db_path)
     await store.close()
     backup = db_path.with_name(f"{db_path.name}.v9.bak")
-    assert backup.exists()
+    assert backup.exists() and stat.S_IMODE(backup.stat().st_mode) == 0o600
     with sqlite3.connect(db_path) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (13,)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
@@ -371,7 +385,7 @@ def test_check_finds_every_problem(environment: pytest.MonkeyPatch,
             environment.setenv(name, value)
     monkeypatch.setattr(cli, "asset_problems", lambda: ["font data/fonts/x.ttf is missing"])
     status, lines = check_lines(capsys)
-    assert status == 1
+    assert status == 2, "a bad setting is status 2, as for every command"
     found = problems(lines)
     with pytest.raises(BadSettings) as bad:
         Settings.from_env({**BAD, "GAMES_DB": str(db_path)})
@@ -431,6 +445,95 @@ async def test_backup_while_the_bot_writes(environment: pytest.MonkeyPatch,
     assert "is the database itself" in capsys.readouterr().err
     await store.close()
     assert games(db_path) == 2
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture
+def usual_umask() -> Iterator[None]:
+    """The umask most systems give (022): a file SQLite creates is readable by everyone."""
+    before = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+class Watched:
+    """A source connection whose backup runs a page at a time and notes, after each page,
+    the mode of every file in the copy's folder: the temporary copy and its journal, while
+    they are written."""
+
+    def __init__(self, db: sqlite3.Connection, folder: Path) -> None:
+        self.db, self.folder = db, folder
+        self.seen: dict[str, set[int]] = {}
+
+    def backup(self, copy: sqlite3.Connection) -> None:
+        self.db.backup(copy, pages=1, progress=lambda *_: self.look())
+
+    def look(self) -> None:
+        for path in self.folder.iterdir():
+            self.seen.setdefault(path.name, set()).add(mode(path))
+
+    def execute(self, sql: str) -> sqlite3.Cursor:
+        return self.db.execute(sql)
+
+    def close(self) -> None:
+        self.db.close()
+
+
+async def test_a_backup_is_readable_by_its_owner_only_from_its_first_byte(
+        environment: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], db_path: Path,
+        tmp_path: Path, usual_umask: None) -> None:
+    store = await SqliteStore.open(db_path)
+    await new_game(store, 1)
+    await store.close()
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    target = copies / "games-backup.sqlite3"
+    opened: list[Watched] = []
+    read_only = store_files._read_only
+
+    def watched(path: Path) -> Watched:
+        opened.append(Watched(read_only(path), copies))
+        return opened[-1]
+
+    environment.setattr(store_files, "_read_only", watched)
+    assert cli.main(["backup", str(target)]) == 0, capsys.readouterr().err
+    assert mode(target) == 0o600 and games(target) == 1
+    [source] = opened
+    written = {name for name in source.seen if name != target.name}
+    assert {f".{target.name}.{os.getpid()}.tmp", f".{target.name}.{os.getpid()}.tmp-journal"} \
+        <= written, "the copy was watched while it was written"
+    assert {name: modes for name, modes in source.seen.items()} == {
+        name: {0o600} for name in source.seen}, "no moment when others could read it"
+    target.chmod(0o644)  # a copy made by hand, or by an older bot
+    assert cli.main(["backup", str(target), "--force"]) == 0
+    assert mode(target) == 0o600
+    assert sorted(p.name for p in copies.iterdir()) == [target.name]
+
+
+def test_the_backup_before_a_migration_is_readable_by_its_owner_only(
+        db_path: Path, usual_umask: None) -> None:
+    schema(db_path, 9)
+    backup = db_path.with_name(f"{db_path.name}.v9.bak")
+    backup.write_bytes(b"")
+    backup.chmod(0o644)  # left by an earlier upgrade, say
+    source = Watched(sqlite3.connect(db_path), db_path.parent)
+    try:
+        assert backup_before_migrating(source, db_path) == backup  # type: ignore[arg-type]
+    finally:
+        source.close()
+    assert mode(backup) == 0o600
+    assert {name for name in source.seen if name.endswith("-journal")}, "watched as written"
+    assert {name: modes for name, modes in source.seen.items() if name.startswith(".")} == {
+        name: {0o600} for name in source.seen if name.startswith(".")}
+    with sqlite3.connect(backup) as copy:
+        assert copy.execute("PRAGMA user_version").fetchone() == (9,)
+    copy.close()
+    assert sorted(p.name for p in db_path.parent.iterdir()) == [db_path.name, backup.name]
 
 
 def test_backup_without_a_database_creates_none(environment: pytest.MonkeyPatch,

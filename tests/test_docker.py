@@ -1,5 +1,6 @@
 """The Docker image without a Docker engine: what the build context holds (``.dockerignore``
-matched as Docker matches it), the Dockerfile's instructions, hadolint, and the lock file."""
+matched as Docker matches it), the Dockerfile's instructions, hadolint, and the lock files
+(``requirements.lock`` for the image, ``requirements-test.lock`` for the tests and CI)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import shutil
 import subprocess
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,9 @@ from tests.dockerignore import DockerIgnore, context_files, read_patterns
 
 ROOT = Path(__file__).resolve().parent.parent
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)$")
+LOCKED = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)((?: --hash=sha256:[0-9a-f]{64})*)")
+"""A lock's requirement, its continuation lines joined: ``name==version --hash=sha256:…``."""
+LOCKS = ("requirements.lock", "requirements-test.lock")
 
 
 def canonical(name: str) -> str:
@@ -63,17 +68,43 @@ def copies() -> list[tuple[list[str], str]]:
     return found
 
 
-def lock() -> dict[str, str]:
-    """The lock file's pins, by canonical name."""
-    pins: dict[str, str] = {}
-    for line in (ROOT / "requirements.lock").read_text("utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
+def locked(name: str = "requirements.lock") -> dict[str, tuple[str, frozenset[str]]]:
+    """A lock file's pins, by canonical name: each its version and its hashes."""
+    pins: dict[str, tuple[str, frozenset[str]]] = {}
+    pending = ""
+    for line in (ROOT / name).read_text("utf-8").splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            assert not pending, f"{name}: a requirement's lines end in a comment: {pending!r}"
             continue
-        match = PIN.match(line.strip())
-        assert match, f"not an exact pin: {line!r}"
-        name = canonical(match[1])
-        assert name not in pins, f"{name} is pinned twice"
-        pins[name] = match[2]
+        if stripped.endswith("\\"):
+            pending += stripped[:-1].strip() + " "
+            continue
+        requirement, pending = pending + stripped, ""
+        match = LOCKED.fullmatch(requirement)
+        assert match, f"{name}: not an exact pin with its hashes: {requirement!r}"
+        package = canonical(match[1])
+        assert package not in pins, f"{name}: {package} is pinned twice"
+        pins[package] = (match[2], frozenset(match[3].split()))
+    return pins
+
+
+def lock(name: str = "requirements.lock") -> dict[str, str]:
+    """A lock file's pins, by canonical name."""
+    return {package: version for package, (version, _) in locked(name).items()}
+
+
+def project() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+
+
+def exact_pins(requirements: list[str]) -> dict[str, str]:
+    """pyproject.toml's requirements, each pinned exactly, by canonical name."""
+    pins = {}
+    for requirement in requirements:
+        match = PIN.match(requirement)
+        assert match, f"pyproject.toml pins {requirement!r} exactly"
+        pins[canonical(match[1])] = match[2]
     return pins
 
 
@@ -147,6 +178,7 @@ def test_the_context_holds_everything_the_build_copies() -> None:
     assert "data/fonts/wqy-microhei.ttc" in needed and "data/__init__.py" in needed
     assert [path for path in needed if path not in sent] == []
     assert not [path for path in sent if path.startswith(("tests/", "scripts/", ".git/"))]
+    assert "requirements-test.lock" not in sent, "the tests' lock is not the image's"
     assert not [path for path in sent if ".sqlite3" in path or path.endswith(".bak")]
 
 
@@ -190,7 +222,7 @@ def test_the_base_image_is_a_pinned_python_311_slim() -> None:
 
 
 def test_the_lock_is_installed_in_its_own_layer_before_the_code() -> None:
-    install_lock = index("RUN", "pip install --no-cache-dir --no-deps -r requirements.lock")
+    install_lock = index("RUN", "pip install --no-cache-dir --require-hashes -r requirements.lock")
     assert index("COPY", "requirements.lock ./") < install_lock
     code = [i for i, (key, args) in enumerate(DOCKERFILE)
             if key == "COPY" and args != "requirements.lock ./"]
@@ -226,16 +258,44 @@ def test_the_bot_runs_the_installed_package_not_the_source_copy() -> None:
 
 def test_the_lock_pins_every_runtime_dependency_at_its_version() -> None:
     pins = lock()
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
-    for requirement in project["dependencies"]:
-        match = PIN.match(requirement)
-        assert match, f"pyproject.toml pins {requirement!r} exactly"
-        assert pins.get(canonical(match[1])) == match[2], requirement
-    assert canonical(project["name"]) not in pins
+    assert exact_pins(project()["dependencies"]).items() <= pins.items()
+    assert canonical(project()["name"]) not in pins
     assert {"aiohttp", "yarl", "multidict", "typing-extensions"} <= set(pins)  # transitive too
 
 
-def test_the_lock_says_how_to_regenerate_it() -> None:
-    lines = (ROOT / "requirements.lock").read_text("utf-8").splitlines()
-    header = "\n".join(line for line in lines if line.startswith("#"))
-    assert "pip install ." in header and "pip freeze --exclude rapanui-games" in header
+def test_every_pin_of_each_lock_has_its_hashes() -> None:
+    """pip's ``--require-hashes`` (the image, CI) installs only files whose SHA-256 the lock
+    names: each pin carries the hashes of its files (a wheel per platform, the sdist)."""
+    for name in LOCKS:
+        pins = locked(name)
+        assert pins, name  # every line a pin with hashes (locked), no option such as an index
+        for package, (_, hashes) in pins.items():
+            assert hashes, f"{name}: {package} has no hash"
+        text = (ROOT / name).read_text("utf-8")
+        assert "file:" not in text and "/opt/" not in text, f"{name}: no local index named"
+
+
+def test_the_test_lock_is_the_runtime_lock_and_the_test_extra() -> None:
+    """CI installs the test lock: the runtime pins (and files) of the image, the test extra's
+    pins, and what those need; never the project itself."""
+    runtime, test = locked("requirements.lock"), locked("requirements-test.lock")
+    assert runtime.items() <= test.items(), "the same versions and hashes as the image's"
+    assert exact_pins(project()["optional-dependencies"]["test"]).items() <= lock(
+        "requirements-test.lock").items()
+    assert {"pytest", "simcord", "iniconfig", "pluggy"} <= set(test)  # transitive too
+    assert canonical(project()["name"]) not in test
+
+
+def test_each_lock_says_how_to_regenerate_it() -> None:
+    """The header is pip-compile's own: the command that writes the file again, word for word
+    (pip-compile prints its options in this order whatever order they are given in), run under
+    Python 3.11 (the image's) with the pip-tools of the extra ``lock``."""
+    assert exact_pins(project()["optional-dependencies"]["lock"]) == {"pip-tools": "7.6.2"}
+    for name, extra in (("requirements.lock", ""),
+                        ("requirements-test.lock", "--constraint=requirements.lock --extra=test ")):
+        header = (ROOT / name).read_text("utf-8").split("\n#\n", 2)[:2]
+        assert header[0] == ("#\n# This file is autogenerated by pip-compile with Python 3.11\n"
+                             "# by the following command:"), name
+        assert header[1] == (f"#    pip-compile {extra}--generate-hashes --no-emit-find-links "
+                             f"--no-emit-index-url --output-file={name} --strip-extras "
+                             "pyproject.toml"), name

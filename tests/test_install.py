@@ -1,7 +1,8 @@
 """The project installed as an admin installs it: not editable, into a fresh venv, used from
 another folder. The venv is installed exactly as the Dockerfile installs the image (from what
-the build context holds: the lock first, then the code with ``--no-deps``), and the wheel
-built from a used checkout holds every catalogue and font and no database.
+the build context holds: the lock first, each file checked against its hash, then the code
+with ``--no-deps``), and the wheel built from a used checkout holds every catalogue and font
+and no database.
 
 These tests build and install the project, so they need the package index (CI has it).
 """
@@ -77,7 +78,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     python = base / "venv" / "bin" / "python"
     pip = (python, "-m", "pip")
     # The Dockerfile's two installs, word for word.
-    lock_install = "pip install --no-cache-dir --no-deps -r requirements.lock"
+    lock_install = "pip install --no-cache-dir --require-hashes -r requirements.lock"
     code_install = "pip install --no-cache-dir --no-deps ."
     assert ("RUN", lock_install) in DOCKERFILE
     assert ("RUN", code_install + " && pip check") in DOCKERFILE

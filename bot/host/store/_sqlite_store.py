@@ -71,6 +71,7 @@ from bot.host.store._rows import (
     without,
 )
 from bot.host.store._sqlite_store_schema import MIGRATIONS
+from bot.host.store._store_files import write_copy
 
 log = logging.getLogger(__name__)
 
@@ -361,17 +362,13 @@ def _migration(version: int, db: sqlite3.Connection) -> None:
 
 def backup_before_migrating(db: sqlite3.Connection, path: Path) -> Path | None:
     """A consistent copy of a database that is about to be migrated, beside it
-    (``games.sqlite3.v3.bak``): an upgrade that goes wrong loses nothing. None when the schema
-    is current or the database is new."""
+    (``games.sqlite3.v3.bak``, readable by its owner only, like every copy): an upgrade that
+    goes wrong loses nothing. None when the schema is current or the database is new."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version == 0 or version >= SCHEMA_VERSION:
         return None
     target = path.with_name(f"{path.name}.v{version}.bak")
-    copy = sqlite3.connect(str(target))
-    try:
-        db.backup(copy)
-    finally:
-        copy.close()
+    write_copy(db, target)  # private to its owner, as the database's every copy
     return target
 
 

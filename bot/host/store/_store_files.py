@@ -2,6 +2,10 @@
 ``backup``, ``health``) and for the one that does: the instance lock that keeps a second bot
 off the same file, a read of the heartbeats, an inspection and an online backup, each without
 creating or changing the database.
+
+A copy of the database holds everything the database does (user ids, names, ratings: docs/
+ADMIN.md, "Privacy"), so every copy is written private to its owner (:data:`PRIVATE`), from
+the moment its file exists: :func:`write_copy`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from bot.host.store._rows import (
     InstanceRunning,
     heartbeat,
 )
+
+PRIVATE = 0o600
+"""The mode of every copy of the database: read and written by its owner only."""
 
 
 def lock_path(path: Path) -> Path:
@@ -112,8 +119,8 @@ def inspect(path: Path) -> DatabaseInfo:
 def backup(path: Path, target: Path, force: bool = False) -> BackupInfo:
     """An online backup of the database at ``path`` to ``target``: SQLite's backup API on a
     read-only connection (a running bot goes on writing; the copy holds what was committed
-    when it began), written to a temporary file beside ``target``, synced, then renamed, so
-    ``target`` is whole or absent. Raises ``FileNotFoundError`` (no database),
+    when it began), written by :func:`write_copy`, so ``target`` is whole or absent and
+    readable by its owner only. Raises ``FileNotFoundError`` (no database),
     ``FileExistsError`` (``target`` exists and not ``force``) or ``ValueError`` (the target
     is the database itself, or a folder)."""
     if target.resolve() == path.resolve():
@@ -123,8 +130,23 @@ def backup(path: Path, target: Path, force: bool = False) -> BackupInfo:
     if target.exists() and not force:
         raise FileExistsError(target)
     source = _read_only(path)
+    try:
+        version, games = write_copy(source, target, force)
+    finally:
+        source.close()
+    return BackupInfo(target, target.stat().st_size, games, version)
+
+
+def write_copy(source: sqlite3.Connection, target: Path, force: bool = True) -> tuple[int, int]:
+    """Copy the database open on ``source`` to ``target`` with SQLite's backup API, through
+    a temporary file beside it that is created private (:data:`PRIVATE`) before SQLite writes
+    a byte into it (and SQLite gives its journal the file's mode), synced, then renamed: no
+    moment when another user could read it, and ``target`` whole or absent. Returns the copy's
+    schema version and number of games. Raises ``FileExistsError`` when ``target`` appeared
+    meanwhile and not ``force``."""
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
+        _create_private(temporary)
         copy = sqlite3.connect(temporary)
         try:
             source.backup(copy)
@@ -139,13 +161,21 @@ def backup(path: Path, target: Path, force: bool = False) -> BackupInfo:
             raise FileExistsError(target)
         os.replace(temporary, target)
     finally:
-        source.close()
         temporary.unlink(missing_ok=True)
     folder = os.open(target.parent, os.O_RDONLY)
     try:
         os.fsync(folder)
     finally:
         os.close(folder)
-    return BackupInfo(target, target.stat().st_size, games, version)
+    return version, games
 
 
+def _create_private(path: Path) -> None:
+    """An empty file at ``path`` (a leftover of a killed backup is replaced) that only its
+    owner may read or write: SQLite would create it with the umask's mode, 0644 as a rule."""
+    path.unlink(missing_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
+    try:
+        os.fchmod(descriptor, PRIVATE)  # an odd umask may have taken the owner's bits too
+    finally:
+        os.close(descriptor)
