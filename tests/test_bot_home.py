@@ -18,10 +18,14 @@ from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
 from bot.constants import REFUSED_FIRST, REFUSED_MOST
+from bot.exts._refusals import Refusals
+from bot.host.clock import ManualClock
 from bot.host.sessions import Session
+from bot.host.store import MessageRow, Store
 from render.i18n import LANGUAGES, t
 from tests.test_bot_hidden import HANDED_IN, bid_in_dm, open_giants, session_in
 from tests.test_bot_outbox import Game, assert_caught_up, open_game, ready_lobby, sticky
+from tests.test_bot_store import CHANNEL, FIELDS
 from tests.test_bot_support import (
     custom_ids,
     dm_messages,
@@ -201,6 +205,28 @@ async def test_without_the_lobby_card_the_table_moves_into_the_channel(simcord_e
     assert not env.bot.unexpected_errors
 
 
+async def test_a_card_that_takes_no_second_thread_is_replaced(simcord_env):
+    """Discord may refuse a second thread under the same card (400: a thread was made from
+    it already): the table moves into a thread under a new card, and the old card goes."""
+    env = simcord_env
+    game = await open_game(env, "makemake")
+    old_card = game.session.row.lobby_message_id
+    env.inject_error("POST", f"/channels/{game.channel.id}/messages/{old_card}/threads",
+                     status=400, code=160004, times=1,
+                     message="A thread has already been created for this message")
+    await delete_thread(env, game.place())
+    [card] = [m for m in mine(env, in_place(game.channel)) if m.embeds]
+    assert card.id != old_card and card.embeds[0].title == "Make Make: started"
+    [thread] = game.channel.threads
+    assert thread.id == card.id and game.now().row.home_id == thread.id
+    assert f"<#{thread.id}>" in [f.value for f in card.embeds[0].fields]
+    assert in_place(thread)[0].content == MOVED
+    assert game.shows_turn_of("Red")
+    await assert_caught_up(game)
+    assert "Played" in await game.play()
+    assert not env.bot.unexpected_errors
+
+
 def test_the_note_speaks_every_language() -> None:
     notes = {lang: t("bot.home.moved", lang) for lang in LANGUAGES}
     assert notes["en"] == MOVED
@@ -312,5 +338,38 @@ async def test_a_missing_permission_costs_a_few_calls_an_hour(simcord_env, setti
     assert not env.bot.unexpected_errors
 
 
-def test_the_refusal_interval_grows_to_an_hour() -> None:
-    assert REFUSED_FIRST == 60 and REFUSED_MOST == 3600
+def test_a_refusing_channel_waits_a_minute_doubling_to_an_hour() -> None:
+    clock = ManualClock()
+    refusals = Refusals(clock)
+    waits = [refusals.refused(7, guild_id=1) for _ in range(8)]
+    assert waits == [60, 120, 240, 480, 960, 1920, 3600, 3600]
+    assert (REFUSED_FIRST, REFUSED_MOST) == (60, 3600)
+    assert refusals.waiting(7) and not refusals.waiting(8)
+    clock.advance(3599)
+    assert refusals.waiting(7)
+    clock.advance(1)
+    assert not refusals.waiting(7), "tried again once its wait is over"
+    assert refusals.refused(7, guild_id=1) == 3600, "and waits as long again when refused"
+    refusals.allowed(7)
+    assert not refusals.waiting(7) and refusals.refused(7, guild_id=1) == 60, "success resets"
+    refusals.refused(8, guild_id=1)
+    refusals.refused(9, guild_id=2)
+    assert refusals.changed(1, channel_id=8) == [8]
+    assert refusals.changed(1) == [7] and refusals.waiting(9), "a role: only its server"
+
+
+# --- the store -----------------------------------------------------------------------------------
+
+async def test_both_stores_forget_a_card_and_keep_an_owed_note(store: Store) -> None:
+    """What the outbox keeps of a broken home, the same on SQLite and PostgreSQL: a card set
+    to none is forgotten; a note owed (the slot ``moved`` without a message yet) is kept and
+    never found as a deleted message's slot."""
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.set_lobby_message(game.id, 777)
+    await store.set_thread(game.id, 777)
+    await store.set_lobby_message(game.id, None)
+    row = await store.game(game.id)
+    assert row is not None and (row.lobby_message_id, row.thread_id) == (None, 777)
+    await store.set_message(game.id, MessageRow("moved", 777, 0))
+    assert (await store.messages(game.id))["moved"] == MessageRow("moved", 777, 0)
+    assert await store.slot_of(888) is None

@@ -506,7 +506,7 @@ class Outbox:
         message_id = session.row.lobby_message_id
         if message_id is None:
             return
-        if row is None:
+        if row is None or row.message_id != message_id:  # not stored, or a new card
             row = MessageRow("lobby", session.row.channel_id, message_id)
         if session.id not in self._cardless:
             if row.digest == _digest(want.lobby):
@@ -524,15 +524,18 @@ class Outbox:
         start with its buttons. A game that has started goes on without one: its card has
         no buttons any more (the table carries every decision's), what the card says the
         table and ``/game status`` say too, and posting again what a moderator removed would
-        undo their tidying; a thread that must move then moves into the channel."""
-        self._cardless.discard(session.id)
+        undo their tidying; a thread that must move then moves into the channel. (A new
+        card that cannot be posted leaves the old one remembered: the next pass finds it gone
+        again and tries again.)"""
         host = self.bot.games
         log.info("game %s: its lobby card is gone%s", session.id,
                  "; posting it again" if session.status == "lobby" else "")
-        await host.set_lobby_message(session.id, None)
-        await host.store.drop_message(session.id, "lobby")
         if session.status == "lobby":
             await self._post_card(session, card)
+        else:
+            await host.set_lobby_message(session.id, None)
+            await host.store.drop_message(session.id, "lobby")
+        self._cardless.discard(session.id)
 
     async def _post_card(self, session: Session, card: Post) -> int:
         """A new lobby card in the game's channel, kept up to date from now on; its id."""
