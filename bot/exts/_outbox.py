@@ -11,6 +11,14 @@ same tick resumes chance and AI steps that a failure interrupted. Messages in th
 the game's language; DMs speak their user's (:attr:`GameBot.languages`), the game's while it
 is not known.
 
+A game's home heals by itself. A thread found deleted (the gateway's event, a 404 Unknown
+Channel, or a lookup at start-up) has the table move into a new thread under the lobby card
+(or the channel), where a note says why; what was remembered in the old thread is forgotten.
+A lobby card found deleted is forgotten, never edited again (a lobby's is posted again). A
+channel that refuses the bot a permission waits a growing interval before it is tried again
+(:mod:`bot.exts._refusals`). None of this holds up the game's DMs: the channel part and the
+private part of a pass fail apart.
+
 With several bot processes over one store, a game's messages (the table and its players'
 DMs alike) are shown by one process only, the one whose shard its server is on
 (:meth:`GameBot.shows`, :mod:`bot.host.shards`): the stored message ids are per game, and two
