@@ -260,6 +260,39 @@ async def test_the_dms_do_not_wait_for_the_table(simcord_env, status):
     assert dm_prompt(env, bob) is not None
 
 
+async def test_a_refusing_channel_holds_up_no_dm(simcord_env, settings):  # noqa: F811
+    """The bot may no longer see the game's channel (403 Missing Access): alice's bid costs a
+    refused call there; bob's bid, within the wait, costs none, and both bids close their
+    prompts and show on the screens all the same; the permission given back shows the table
+    at once."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("giants")
+    alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
+    session = await open_giants(env, channel, alice, bob, ai_seats=1)
+    [thread] = channel.threads
+    await deny(env, channel, "view_channel")
+    sent = len(env.http_requests)
+    await alice.user.send_dm("bid 1m")
+    assert len(calls_to(env, thread.id, sent)) == 1, "tried once"
+    sent = len(env.http_requests)
+    screen = next(m for m in dm_messages(env, bob) if m.content.startswith("Your screen in"))
+    prompt = dm_prompt(env, bob)
+    await bob.user.send_dm("bid 1m")
+    assert session.kind() != "bid"
+    assert calls_to(env, thread.id, sent) == [], "the channel waits"
+    now = next(m for m in dm_messages(env, bob) if m.id == prompt.id)
+    assert HANDED_IN in now.content and not now.components
+    after = next(m for m in dm_messages(env, bob) if m.id == screen.id)
+    assert after.content != screen.content or after.attachments != screen.attachments
+    await grant_again(env, channel)
+    table = live_table(env, channel)
+    assert "sealed bid" not in (table.embeds[0].title or "").lower()
+    game = Game(env, channel, alice, bob, session)
+    await assert_caught_up(game)
+    assert not env.bot.unexpected_errors
+
+
 # --- the lobby card -------------------------------------------------------------------------------
 
 async def test_a_lobby_card_deleted_before_the_start_comes_back(simcord_env, settings):  # noqa: F811
