@@ -361,8 +361,10 @@ async def test_a_missing_permission_costs_a_few_calls_an_hour(simcord_env, setti
     sent = len(env.http_requests)
     assert "Played" in await game.play()  # the next stage needs a new message: refused
     await an_hour_of_ticks(env, settings)
-    refused = calls_to(env, thread.id, sent)
-    assert 1 <= len(refused) <= 7, refused
+    calls = calls_to(env, thread.id, sent)
+    posts = [c for c in calls if c.startswith("POST ")]
+    assert len(posts) == 6, calls  # at the move, then after 1, 3, 7, 15 and 31 minutes
+    assert len(calls) <= 7, calls  # and the edit that closed the previous stage
     assert "Played" in await other.play()
     assert other.shows_turn_of("Blue"), "another channel's game is not held up"
     await grant_again(env, game.channel)
