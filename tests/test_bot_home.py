@@ -20,7 +20,6 @@ from simcord.enums import OverwriteType
 from bot.constants import REFUSED_FIRST, REFUSED_MOST
 from bot.exts._refusals import Refusals
 from bot.host.clock import ManualClock
-from bot.host.sessions import Session
 from bot.host.store import MessageRow, Store
 from render.i18n import LANGUAGES, t
 from tests.test_bot_hidden import HANDED_IN, bid_in_dm, open_giants, session_in
@@ -90,20 +89,14 @@ def tables_in(env, place) -> list[discord.Message]:
     return [m for m in mine(env, in_place(place)) if m.embeds and m.embeds[0].image]
 
 
-def home_of(env, session: Session):
-    """The place the game's table lives in now (a thread or the channel)."""
-    channel = env.bot.get_channel(session.row.home_id)
-    assert channel is not None, "the game has no home"
-    return channel
-
-
 # --- the thread ---------------------------------------------------------------------------------
 
-async def test_a_thread_deleted_during_a_sealed_bid_comes_back_by_itself(simcord_env):
+async def test_a_thread_deleted_during_a_sealed_bid_comes_back_by_itself(simcord_env,
+                                                                       settings):  # noqa: F811
     """Giants, both humans' bid prompts out in their DMs: a moderator deletes the thread. A new
     thread opens under the lobby card at once, with a note and the table; the prompts stay
-    live, a bid handed in shows on the new table, and nothing is posted into the old thread's
-    messages again."""
+    live, a bid handed in shows on the new table, the ping for the late bidder comes there,
+    and nothing is posted into the old thread's messages again."""
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("giants")
@@ -126,6 +119,9 @@ async def test_a_thread_deleted_during_a_sealed_bid_comes_back_by_itself(simcord
     await bid_in_dm(env, alice, 1)
     [table] = tables_in(env, new)
     assert "▶ **Red** has sealed a bid." in "\n".join(f.value for f in table.embeds[0].fields)
+    settings.clock.advance(settings.ping_after)
+    await env.advance_time(settings.reconcile_tick)
+    assert [m for m in mine(env, in_place(new)) if bob.mention in m.content], "bob is pinged"
     await bid_in_dm(env, bob, 0)
     assert session_in(env, channel).kind() != "bid"
     assert [m.content for m in in_place(new)].count(MOVED) == 1
