@@ -53,6 +53,11 @@ Discord's own removal event (``on_guild_remove``) counts at once."""
 RETRY_FIRST = 2.0
 RETRY_MOST = 120.0
 """Backoff after a failed Discord call: doubles from the first to the most, per game."""
+REFUSED_FIRST = 60.0
+REFUSED_MOST = 3600.0
+"""Seconds before a channel where Discord refused the bot a permission (403) is tried again:
+doubles from the first to the most, per channel, until a call there succeeds or its
+permissions change."""
 
 CHECK_PAUSE = 0.05
 """Seconds between two games' checks against their logs after a start (in the background: a

@@ -11,6 +11,14 @@ same tick resumes chance and AI steps that a failure interrupted. Messages in th
 the game's language; DMs speak their user's (:attr:`GameBot.languages`), the game's while it
 is not known.
 
+A game's home heals by itself. A thread found deleted (the gateway's event, a 404 Unknown
+Channel, or a lookup at start-up) has the table move into a new thread under the lobby card
+(or the channel), where a note says why; what was remembered in the old thread is forgotten.
+A lobby card found deleted is forgotten, never edited again (a lobby's is posted again). A
+channel that refuses the bot a permission waits a growing interval before it is tried again
+(:mod:`bot.exts._refusals`). None of this holds up the game's DMs: the channel part and the
+private part of a pass fail apart.
+
 With several bot processes over one store, a game's messages (the table and its players'
 DMs alike) are shown by one process only, the one whose shard its server is on
 (:meth:`GameBot.shows`, :mod:`bot.host.shards`): the stored message ids are per game, and two
@@ -34,6 +42,7 @@ import discord
 from bot import table
 from bot.constants import RETRY_FIRST, RETRY_MOST
 from bot.exts._items import embed_of, lobby_view, or_missing, prompt_view, table_view
+from bot.exts._refusals import Refusals
 from bot.host.sessions import Session
 from bot.host.store import ACTIVE, EVERY_GAME, MessageRow
 from bot.table import Desired, Post, Private
@@ -48,6 +57,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RENDERERS: dict[str, table.Renderer] = BOARDS
+UNKNOWN_CHANNEL = 10003
+"""Discord's code for a channel or thread that does not exist (any more)."""
 T = TypeVar("T")
 
 
@@ -76,6 +87,12 @@ class Outbox:
         """Discord calls made (posts, edits, deletes, DMs): tests read it."""
         self.stopped = False
         """Set by :meth:`drain`: the bot is stopping, nothing new is started."""
+        self.refusals = Refusals(lambda: bot.settings.clock())
+        """Channels that refused the bot a permission, and how long they wait."""
+        self._homeless: set[int] = set()
+        """Games whose thread Discord says is gone: the next pass moves the table."""
+        self._cardless: set[int] = set()
+        """Games whose lobby card Discord says is gone: the next pass forgets it."""
 
     # --- scheduling ----------------------------------------------------------------------------
 
@@ -215,6 +232,29 @@ class Outbox:
 
         self._retrying[game_id] = asyncio.create_task(later(), name=f"outbox-retry-{game_id}")
 
+    def lost_home(self, thread_id: int) -> None:
+        """Discord says a thread was deleted: a game whose table lived there moves now."""
+        for session in list(self.bot.games.sessions.values()):
+            if session.row.thread_id == thread_id and _in_thread(session):
+                self._homeless.add(session.id)
+                self.kick(session.id)
+
+    def lost_card(self, game_id: int) -> None:
+        """Discord says the game's lobby card was deleted: forgotten now (a lobby's posted
+        again), without trying to edit it first."""
+        self._cardless.add(game_id)
+        self.kick(game_id)
+
+    def permissions_changed(self, guild_id: int, channel_id: int | None = None) -> None:
+        """A channel's (or, for a role, the server's) permissions changed: the channels
+        concerned that refused the bot are tried again now."""
+        host = self.bot.games
+        for channel in self.refusals.changed(guild_id, channel_id):
+            log.info("channel %s: its permissions changed; showing its games again", channel)
+            for session in list(host.sessions.values()):
+                if session.row.channel_id == channel:
+                    self.kick(session.id)
+
     async def adopt(self, game_id: int, slot: str, message: discord.Message,
                     post: Post) -> None:
         """A message an interaction posted itself (the lobby card, as the answer to
@@ -242,7 +282,14 @@ class Outbox:
                 self._locks.pop(game_id, None)
 
     async def _reconcile(self, game_id: int) -> bool:
-        """One pass; True when the game is over and Discord shows all of its end."""
+        """One pass; True when the game is over and Discord shows all of its end.
+
+        The channel part (the home, the lobby card, the live table, the ping, the notes)
+        and the private part (DM screens, prompts, "your turn" DMs) fail apart: whatever
+        stops the channel part, a refused permission, a deleted thread or a 5xx, the DMs of
+        the same pass are still sent, and what stopped it is dealt with after them
+        (:meth:`_trouble`). A channel that refused the bot is left alone until its wait is
+        over (:mod:`bot.exts._refusals`)."""
         host = self.bot.games
         session = host.sessions.get(game_id)
         if session is None or not self.shows(session):
@@ -251,36 +298,73 @@ class Outbox:
             session = await host.catch_up(game_id)
             if session is None:
                 return False
-        store = host.store
-        stored = await store.messages(game_id)
+        stored = await host.store.messages(game_id)
         names = self._names(session)
         renderer = RENDERERS.get(session.row.game)
-        live_row = stored.get("live")
+        public = not self.refusals.waiting(session.row.channel_id)
+        trouble: Exception | None = None
         home = None
-        if session.status != "lobby" and session.game is not None:
-            home = await self._home(session)  # first: the lobby card and DMs link to it
+        if public and session.status != "lobby" and session.game is not None:
+            try:  # first: the lobby card and DMs link to it
+                home = await self._home(session, stored)
+            except Exception as error:
+                trouble = error
+        live_row = stored.get("live")
         want = table.desired(session, self.bot.settings.clock(), names, renderer,
                              live_row.stage if live_row else "", self.bot.settings.ping_after,
                              host.notify, self.bot.languages)
-        await self._lobby(session, want, stored.get("lobby"))
-        if want.live is None or home is None:
-            return False
-        early = self._draw_early(session, want, stored)
+        early = self._draw_early(session, want, stored, public and trouble is None)
+        private: Exception | None = None
         try:
-            return await self._show(session, want, home, stored, names, renderer)
+            if public and trouble is None:
+                trouble = await _caught(self._public(session, want, home, stored, names,
+                                                     renderer))
+            if want.live is not None:
+                private = await _caught(self._private_part(session, want, stored))
+                if public and trouble is None and home is not None:
+                    trouble = await _caught(self._notes(session, want, home, stored))
         finally:
             for key in early:
                 self._early.pop(key, None)
+        stopped = trouble is not None
+        if trouble is not None:
+            trouble = self._trouble(session, trouble)
+        failed = [error for error in (trouble, private) if error is not None]
+        if failed:
+            raise _worst(game_id, failed)
+        if not public or stopped:
+            return False
+        self.refusals.allowed(session.row.channel_id)
+        return home is not None and want.live is not None and session.status != "running"
 
-    def _draw_early(self, session: Session, want: Desired,
-                    stored: dict[str, MessageRow]) -> list[tuple[str, str]]:
+    def _trouble(self, session: Session, error: Exception) -> Exception | None:
+        """What stopped a pass's channel part: a refusal (403, or 404 for the channel itself)
+        makes the channel wait; a thread found deleted (404 Unknown Channel) is moved away
+        from on the next pass, soon (a retry with backoff); anything else is the caller's."""
+        row = session.row
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL \
+                and _in_thread(session):
+            log.info("game %s: its thread %s is gone; the table moves", row.id, row.home_id)
+            self._homeless.add(row.id)
+            return Retry()
+        if isinstance(error, discord.Forbidden | discord.NotFound):
+            wait = self.refusals.refused(row.channel_id, row.guild_id)
+            log.warning("game %s: Discord refuses the bot in channel %s (%s, code %s): its "
+                        "table is tried again in %d s, its DMs go on", row.id, row.channel_id,
+                        error.status, error.code, wait)
+            return None
+        return error
+
+    def _draw_early(self, session: Session, want: Desired, stored: dict[str, MessageRow],
+                    public: bool) -> list[tuple[str, str]]:
         """Ask the render pool at once for every picture this pass is going to show (a new
         board, the screens that changed), so that they are drawn side by side in the
         workers while the pass goes on, not one after the other as it reaches them; returns
         their keys."""
         wanted: list[Post] = []
         live = stored.get("live")
-        if want.live is not None and (live is None or _picture_changed(live, want.live)):
+        if public and want.live is not None and (live is None
+                                                 or _picture_changed(live, want.live)):
             wanted.append(want.live)
         for private in want.privates:
             row = stored.get(f"screen:{private.colour}")
@@ -300,15 +384,22 @@ class Outbox:
                 keys.append(key)
         return keys
 
-    async def _show(self, session: Session, want: Desired, home: discord.abc.Messageable,
-                    stored: dict[str, MessageRow], names: dict[str, str],
-                    renderer: table.Renderer | None) -> bool:
-        """The rest of a pass, once the game has a live table: its live message, ping, DMs
-        and end."""
-        assert want.live is not None
-        live_row = stored.get("live")
-        await self._live(session, want, home, live_row, names, renderer)
+    async def _public(self, session: Session, want: Desired,
+                      home: discord.abc.Messageable | None, stored: dict[str, MessageRow],
+                      names: dict[str, str], renderer: table.Renderer | None) -> None:
+        """The channel part before the DMs: the note of a moved table, the lobby card, the
+        live message and the ping."""
+        if home is not None:
+            await self._moved(session, home, stored)
+        await self._lobby(session, want, stored.get("lobby"))
+        if want.live is None or home is None:
+            return
+        await self._live(session, want, home, stored.get("live"), names, renderer)
         await self._ping(session, want.ping, home, stored.get("ping"))
+
+    async def _private_part(self, session: Session, want: Desired,
+                            stored: dict[str, MessageRow]) -> None:
+        """Every seat's DMs: screens, prompts and "your turn" DMs."""
         wanted = {p.colour: p.user_id for p in want.privates}
         for slot, row in list(stored.items()):  # seats that changed hands: the previous
             kind, _, colour = slot.partition(":")  # holder's DMs go first
@@ -319,7 +410,12 @@ class Outbox:
         for private in want.privates:
             await self._private(session, private, stored)
             await self._turn(session, private, stored)
-        note = table.dm_note(session, session.row.language)  # DMs found closed just now count
+
+    async def _notes(self, session: Session, want: Desired, home: discord.abc.Messageable,
+                     stored: dict[str, MessageRow]) -> None:
+        """The channel part after the DMs: the note on closed DMs (those found closed in this
+        pass count) and the result at the end."""
+        note = table.dm_note(session, session.row.language)
         if note is not None and "dm_note" not in stored:
             message = await self._call(home.send(note.content,
                                                  allowed_mentions=discord.AllowedMentions.none()))
@@ -331,7 +427,6 @@ class Outbox:
                 want.final.content, file=discord.File(io.BytesIO(record.encode()), filename=name),
                 allowed_mentions=discord.AllowedMentions.none()))
             await self._remember(session, "final", message, want.final)
-        return session.status != "running"
 
     def _names(self, session: Session) -> dict[str, str]:
         """Colour -> a plain name for the board legend (images cannot show mentions)."""
@@ -419,32 +514,102 @@ class Outbox:
         message_id = session.row.lobby_message_id
         if message_id is None:
             return
-        if row is None:
+        if row is None or row.message_id != message_id:  # not stored, or a new card
             row = MessageRow("lobby", session.row.channel_id, message_id)
-        if row.digest == _digest(want.lobby):
-            return
-        view = lobby_view(session.id, want.lobby.components)
-        if await self._edit(row, want.lobby, view, False):
-            await self.bot.games.store.set_message(session.id, MessageRow(
-                "lobby", row.channel_id, row.message_id, _digest(want.lobby)))
+        if session.id not in self._cardless:
+            if row.digest == _digest(want.lobby):
+                return
+            view = lobby_view(session.id, want.lobby.components)
+            if await self._edit(row, want.lobby, view, False):
+                await self.bot.games.store.set_message(session.id, MessageRow(
+                    "lobby", row.channel_id, row.message_id, _digest(want.lobby)))
+                return
+        await self._lost_card(session, want.lobby)
 
-    async def _home(self, session: Session) -> discord.abc.Messageable | None:
-        """Where the table lives: decided once, when the game has started."""
+    async def _lost_card(self, session: Session, card: Post) -> None:
+        """The lobby card is gone (deleted by hand): forgotten, never edited again. A game
+        still in its lobby gets a new card at once, since players join, add AI seats and
+        start with its buttons. A game that has started goes on without one: its card has
+        no buttons any more (the table carries every decision's), what the card says the
+        table and ``/game status`` say too, and posting again what a moderator removed would
+        undo their tidying; a thread that must move then moves into the channel. (A new
+        card that cannot be posted leaves the old one remembered: the next pass finds it gone
+        again and tries again.)"""
+        host = self.bot.games
+        log.info("game %s: its lobby card is gone%s", session.id,
+                 "; posting it again" if session.status == "lobby" else "")
+        if session.status == "lobby":
+            await self._post_card(session, card)
+        else:
+            await host.set_lobby_message(session.id, None)
+            await host.store.drop_message(session.id, "lobby")
+        self._cardless.discard(session.id)
+
+    async def _post_card(self, session: Session, card: Post) -> int:
+        """A new lobby card in the game's channel, kept up to date from now on; its id."""
+        channel = await self._place(session.row.channel_id)
+        message = await self._call(channel.send(
+            embed=or_missing(embed_of(card, image=False)),
+            view=or_missing(lobby_view(session.id, card.components)),
+            allowed_mentions=discord.AllowedMentions.none()))
+        await self.bot.games.set_lobby_message(session.id, message.id)
+        await self._remember(session, "lobby", message, card)
+        return message.id
+
+    async def _home(self, session: Session,
+                    stored: dict[str, MessageRow]) -> discord.abc.Messageable:
+        """Where the table lives: decided when the game has started, and again when its
+        thread is found deleted (Discord's event, or a 404 Unknown Channel), which costs the
+        old home's remembered messages and owes a note in the new one (:meth:`_moved`).
+        Raises what Discord answered when the home is hidden from the bot (403) or the
+        channel itself is gone (404)."""
         row = session.row
-        if row.thread_id is None:
-            thread_id = await self._open_thread(session)
-            await self.bot.games.set_home(session.id, thread_id or row.channel_id)
-        channel = self._channel(session.row.home_id)
-        if channel is None:
+        if row.thread_id is not None and row.id not in self._homeless:
             try:
-                fetched = await self._call(self.bot.fetch_channel(session.row.home_id))
-            except (discord.NotFound, discord.Forbidden):
-                log.warning("game %s: its channel is gone or hidden", session.id)
-                return None
-            channel = fetched if isinstance(fetched, discord.abc.Messageable) else None
-        return channel
+                return await self._place(row.home_id)
+            except discord.NotFound:
+                if not _in_thread(session):
+                    raise
+                log.info("game %s: its thread %s is gone; the table moves", row.id,
+                         row.home_id)
+        if row.thread_id is not None:
+            await self._forget_home(session, stored)
+        thread = await self._open_thread(session)
+        await self.bot.games.set_home(session.id, thread.id if thread else row.channel_id)
+        self._homeless.discard(row.id)
+        return thread or await self._place(row.channel_id)
 
-    async def _open_thread(self, session: Session) -> int | None:
+    async def _forget_home(self, session: Session, stored: dict[str, MessageRow]) -> None:
+        """The game's thread is gone: the messages remembered there are forgotten (a new
+        thread may even get the old one's id), and a note is owed in the new home: the slot
+        ``moved`` without a message until it is shown."""
+        store = self.bot.games.store
+        old = session.row.home_id
+        for slot, row in list(stored.items()):
+            if row.channel_id == old and not (slot == "moved" and not row.message_id):
+                await store.drop_message(session.id, slot)
+                del stored[slot]
+        if "moved" not in stored:
+            stored["moved"] = MessageRow("moved", old, 0)
+            await store.set_message(session.id, stored["moved"])
+
+    async def _moved(self, session: Session, home: discord.abc.Messageable,
+                     stored: dict[str, MessageRow]) -> None:
+        """The note owed in a new home: the table moved because its thread was deleted."""
+        row = stored.get("moved")
+        if row is None or row.message_id:
+            return
+        note = Post(content=t("bot.home.moved", session.row.language))
+        message = await self._call(home.send(note.content,
+                                             allowed_mentions=discord.AllowedMentions.none()))
+        await self._remember(session, "moved", message, note)
+        stored["moved"] = MessageRow("moved", message.channel.id, message.id, _digest(note))
+
+    async def _open_thread(self, session: Session) -> discord.Thread | None:
+        """A thread under the lobby card, where the server allows threads and the bot may
+        open one; under a new card when Discord refuses a thread under the old one (400:
+        the card had a thread already). None: the table lives in the channel (also when
+        the card is gone, which is then forgotten)."""
         row = session.row
         if row.lobby_message_id is None or not await self.bot.games.store.threads_allowed(
                 row.guild_id):
@@ -457,14 +622,37 @@ class Outbox:
                 or not channel.permissions_for(me).send_messages_in_threads:
             return None
         lang = row.language
-        name = t("bot.table.thread", lang, game=game_name(row.game, lang), id=row.id)
+        name = t("bot.table.thread", lang, game=game_name(row.game, lang), id=row.id)[:100]
         try:
             thread = await self._call(channel.get_partial_message(row.lobby_message_id)
-                                      .create_thread(name=name[:100]))
-        except (discord.Forbidden, discord.NotFound) as error:
+                                      .create_thread(name=name))
+        except discord.NotFound:
+            log.info("game %s: its lobby card is gone; the table lives in the channel", row.id)
+            await self._lost_card(session, table.lobby_post(session))
+            return None
+        except discord.Forbidden as error:
             log.info("game %s: no thread (%s); the table stays in the channel", row.id, error)
             return None
-        return thread.id
+        except discord.HTTPException as error:  # 429 and 5xx are Retry already
+            log.info("game %s: no thread under its card (%s); a new card", row.id, error)
+            old = row.lobby_message_id
+            card = await self._post_card(session, table.lobby_post(session))
+            with contextlib.suppress(discord.HTTPException):
+                await self._call(channel.get_partial_message(old).delete())
+            thread = await self._call(channel.get_partial_message(card).create_thread(
+                name=name))
+        return thread
+
+    async def _place(self, channel_id: int) -> discord.abc.Messageable:
+        """A channel or thread to post in, from the cache or else from Discord (which raises
+        NotFound when it is gone, Forbidden when it is hidden from the bot)."""
+        channel = self._channel(channel_id)
+        if channel is not None:
+            return channel
+        fetched = await self._call(self.bot.fetch_channel(channel_id))
+        if not isinstance(fetched, discord.abc.Messageable):
+            raise TypeError(f"channel {channel_id} takes no messages")
+        return fetched
 
     async def _live(self, session: Session, want: Desired, home: discord.abc.Messageable,
                     row: MessageRow | None, names: dict[str, str],
@@ -654,6 +842,31 @@ class Outbox:
                 await self._call(message.edit(content=text, embed=None, attachments=[],
                                               view=None))
         await self.bot.games.store.drop_message(session.id, slot)
+
+
+async def _caught(work: Awaitable[None]) -> Exception | None:
+    """Run one part of a pass; what stopped it, or None."""
+    try:
+        await work
+    except Exception as error:
+        return error
+    return None
+
+
+def _worst(game_id: int, failed: list[Exception]) -> Exception:
+    """What a pass whose parts failed raises: a :class:`Retry` when any part asks for one
+    (the pass is tried again soon), else the first error; the others are logged here."""
+    worst = next((e for e in failed if isinstance(e, Retry)), failed[0])
+    for error in failed:
+        if error is not worst and not isinstance(error, Retry):
+            log.error("showing game %s failed in part", game_id, exc_info=error)
+    return worst
+
+
+def _in_thread(session: Session) -> bool:
+    """Whether the game's table lives in a thread of its own (not in the channel)."""
+    row = session.row
+    return row.thread_id is not None and row.thread_id != row.channel_id
 
 
 def _holder(row: MessageRow) -> int | None:

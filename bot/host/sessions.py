@@ -646,7 +646,8 @@ class Host:
         if session.status in ("lobby", "running"):
             self._by_channel[thread_id] = session.id
 
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        """The game's lobby card is this message (None: it was deleted, and is forgotten)."""
         session = await self._session(game_id)
         await self.store.set_lobby_message(game_id, message_id)
         session.row = _with(session.row, lobby_message_id=message_id)

@@ -345,8 +345,8 @@ class Store(ABC):
     # --- where a game is shown -------------------------------------------------------------------
 
     @abstractmethod
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        """The lobby card's message."""
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
+        """The lobby card's message (None: it is gone, deleted by hand, and forgotten)."""
 
     @abstractmethod
     async def set_thread(self, game_id: int, thread_id: int) -> None:

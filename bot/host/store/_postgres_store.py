@@ -771,7 +771,7 @@ class PostgresStore(Store):
 
     # --- where a game is shown -------------------------------------------------------------------
 
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         await self._change("UPDATE games SET lobby_message_id = $2 WHERE id = $1",
                            game_id, message_id)
 

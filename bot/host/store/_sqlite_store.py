@@ -888,7 +888,7 @@ class SqliteStore(Store):
 
     # --- where a game is shown -----------------------------------------------------------------
 
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+    async def set_lobby_message(self, game_id: int, message_id: int | None) -> None:
         await self._execute("UPDATE games SET lobby_message_id = ? WHERE id = ?",
                             (message_id, game_id))
 
