@@ -170,6 +170,10 @@ class Store(ABC):
     async def heartbeats(self) -> list[Heartbeat]:
         """Every heartbeat row, the latest beat first."""
 
+    @abstractmethod
+    async def ping(self) -> None:
+        """The most trivial query: it returns once the database answers (``/readyz``)."""
+
     # --- where the slash commands are ------------------------------------------------------------
 
     @abstractmethod
