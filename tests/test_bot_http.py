@@ -19,19 +19,28 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 
 import bot.__main__ as cli
 from bot import logs
+from bot.constants import RETRY_FIRST
 from bot.host.sessions import Host
-from bot.host.store import open_store, read_heartbeats
+from bot.host.store import SCHEMA_VERSION, open_store, read_heartbeats
 from bot.metrics import Metrics
 from bot.settings import VARIABLES, BadSettings, Settings
 from bot.web import StatusServer
+from tests.stores import Backend, SqliteBackend
 from tests.stub_discord import StubDiscord
+from tests.test_bot_outbox import heal, open_game, sticky
 from tests.test_bot_process import START_WITHIN, STOP_WITHIN, bot_env, until
+from tests.test_bot_support import (
+    new_bot,  # noqa: F401
+    settings,  # noqa: F401
+    simcord_bot,  # noqa: F401
+)
 from tests.test_docker import only
 
 CHANNEL = 424242424242424242
@@ -41,13 +50,13 @@ CREATOR = 717171717171717171
 # --- settings ----------------------------------------------------------------------------------
 
 def test_the_new_settings_and_their_defaults() -> None:
-    settings = Settings.from_env({})
-    assert (settings.http_port, settings.http_host) == (None, "0.0.0.0")
-    assert (settings.log_format, settings.discord_log_level) == ("text", None)
-    settings = Settings.from_env({"HTTP_PORT": "8080", "HTTP_HOST": "127.0.0.1",
-                                  "LOG_FORMAT": "JSON", "DISCORD_LOG_LEVEL": "warning"})
-    assert (settings.http_port, settings.http_host) == (8080, "127.0.0.1")
-    assert (settings.log_format, settings.discord_log_level) == ("json", "WARNING")
+    unset = Settings.from_env({})
+    assert (unset.http_port, unset.http_host) == (None, "0.0.0.0")
+    assert (unset.log_format, unset.discord_log_level) == ("text", None)
+    given = Settings.from_env({"HTTP_PORT": "8080", "HTTP_HOST": "127.0.0.1",
+                               "LOG_FORMAT": "JSON", "DISCORD_LOG_LEVEL": "warning"})
+    assert (given.http_port, given.http_host) == (8080, "127.0.0.1")
+    assert (given.log_format, given.discord_log_level) == ("json", "WARNING")
 
 
 @pytest.mark.parametrize(("name", "value", "why"), [
@@ -395,3 +404,108 @@ async def test_health_readiness_and_metrics_of_a_running_bot_through_an_outage(
     for said in ("serving /healthz, /readyz and /metrics on 127.0.0.1:",
                  "game 1 (makemake) ended after"):
         assert err.has(said), said
+
+
+# --- what the bot counts and logs, in the simulator ----------------------------------------------
+
+@pytest.fixture
+def info_logs() -> Iterator[None]:
+    """The bot's INFO lines reach pytest's capture, from the set-up on (ask for it before the
+    simulator's fixture: the slash commands are uploaded as the bot starts)."""
+    logger = logging.getLogger("bot")
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    yield
+    logger.setLevel(level)
+
+
+def messages(caplog: pytest.LogCaptureFixture, *phases: str) -> list[str]:
+    return [r.getMessage() for phase in phases
+            for r in caplog.get_records(phase)]  # type: ignore[arg-type]
+
+
+async def test_a_played_game_is_counted_and_logged(
+        info_logs: None, simcord_env: Any, settings: Settings,  # noqa: F811
+        caplog: pytest.LogCaptureFixture) -> None:
+    env = simcord_env
+    game = await open_game(env, "makemake")
+    metrics = env.bot.metrics
+    assert "Played" in await game.play()
+    thread = game.place()
+    fault = sticky(env, "POST", f"/channels/{thread.id}/messages", status=500)
+    assert "Played" in await game.play()  # the next stage's table message fails: a retry
+    await env.advance_time(RETRY_FIRST * 2)
+    heal(env, fault)
+    await env.advance_time(settings.reconcile_tick)
+    samples = dict(line.rsplit(" ", 1) for line in metrics.exposition().decode().splitlines()
+                   if line and not line.startswith("#"))
+    moves = float(samples['rapanui_moves_total{game="makemake"}'])
+    assert moves == len(game.now().log) >= 2, "every action applied, AI and chance too"
+    assert float(samples["rapanui_commit_seconds_count"]) == moves
+    assert float(samples["rapanui_render_seconds_count"]) >= 1
+    assert float(samples["rapanui_outbox_retries_total"]) >= 1
+    assert float(samples['rapanui_discord_errors_total{code="0",status="500"}']) >= 1
+    assert samples["rapanui_live_games"] == "1.0"
+    assert samples["rapanui_outbox_queue"] == "0.0", "all shown"
+    guild = env.create_guild(name="Late friends")
+    await env.settle()  # the simulator says "available"; Discord says "join" for a new one:
+    env.bot.dispatch("guild_join", env.bot.get_guild(guild.id))
+    await env.settle()
+    await env.bot.get_guild(guild.id).leave()
+    await env.settle()
+    await game.alice.slash(game.place(), "game abort")
+    said = messages(caplog, "setup", "call")
+    assert any(m.startswith("slash commands uploaded globally: ") and "game" in m
+               for m in said), said
+    gid = game.id
+    assert any(m.startswith(f"game {gid} (makemake) created in channel {game.channel.id}")
+               for m in said)
+    assert any(m.startswith(f"game {gid} (makemake) started: red user {game.alice.id}, ")
+               and "AI" in m for m in said), said
+    assert f"joined server {guild.id} (Late friends)" in said, "\n".join(said)
+    assert f"left server {guild.id} (Late friends)" in said
+    assert f"game {gid} (makemake) aborted by user {game.alice.id}" in said
+    assert not env.bot.unexpected_errors
+
+
+async def test_a_migration_and_a_new_database_are_logged(
+        backend: Backend, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    await backend.at_schema(1)
+    store = await backend.open()
+    await store.ping()
+    await store.close()
+    said = [r.getMessage() for r in caplog.records]
+    line = f"database migrated from schema 1 to {SCHEMA_VERSION}"
+    [migrated] = [m for m in said if m.startswith(line)]
+    if isinstance(backend, SqliteBackend):
+        assert migrated == f"{line} (backup written first: {backend.path}.v1.bak)"
+    else:
+        assert "pg_dump" in migrated
+    with pytest.raises(Exception, match="closed"):
+        await store.ping()
+
+
+async def test_a_new_database_and_an_ended_game_are_logged(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    store = await open_store(tmp_path / "games.sqlite3")
+    try:
+        host = Host(store, seed_source=lambda: 3)
+        game = await host.create(channel_id=CHANNEL, guild_id=None, game="makemake",
+                                 options={}, creator_id=CREATOR, language="en",
+                                 ai_level="random", join=False)
+        for _ in range(3):
+            await host.add_ai(game.id, CREATOR)
+        await host.start(game.id, CREATOR)  # AI seats only: played to the end at once
+    finally:
+        await store.close()
+    said = [r.getMessage() for r in caplog.records]
+    assert f"new database: schema {SCHEMA_VERSION} created" in said
+    assert "game 1 (makemake) started: red AI random, blue AI random, green AI random" in said
+    result = game.result()
+    assert result is not None
+    [ended] = [m for m in said if m.startswith("game 1 (makemake) ended after ")]
+    assert ended == (f"game 1 (makemake) ended after {len(game.log)} actions: won by "
+                     f"{', '.join(result.winners)} ("
+                     + ", ".join(f"{c} {s}" for c, s in result.scores.items()) + ")")
