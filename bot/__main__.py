@@ -49,6 +49,7 @@ from bot.host.store import (
     sqlite_file,
 )
 from bot.settings import VARIABLES, BadSettings, Settings, database_target, redacted
+from bot.web import CannotServe
 from render.assets import problems as asset_problems
 
 log = logging.getLogger("bot")
@@ -165,6 +166,9 @@ def run(settings: Settings) -> int:
     memory.collect_less()
     try:
         return asyncio.run(serve(settings))
+    except CannotServe as exc:
+        print(f"{exc}: choose another HTTP_PORT, or stop what uses it", file=sys.stderr)
+        return 1
     except STORE_ERRORS as exc:
         print(unusable(settings, exc), file=sys.stderr)
         return 1

@@ -28,6 +28,11 @@ STORE_WITHIN = 2.0
 """Seconds the store has to answer ``/readyz``'s query."""
 
 
+class CannotServe(RuntimeError):
+    """The HTTP server cannot listen where it is told (the port is taken, the address is not
+    this machine's): a setting to change, said in one line."""
+
+
 class StatusServer:
     """``/healthz``, ``/readyz`` and ``/metrics`` on ``host:port``: :meth:`start`, then
     :meth:`stop` (both from the bot's event loop)."""
@@ -49,7 +54,12 @@ class StatusServer:
         app.router.add_get("/metrics", self.metrics)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
-        await web.TCPSite(runner, self.host, self.port, reuse_address=True).start()
+        try:
+            await web.TCPSite(runner, self.host, self.port, reuse_address=True).start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise CannotServe(f"cannot serve HTTP on {self.host}:{self.port} (HTTP_HOST, "
+                              f"HTTP_PORT): {exc.strerror or exc}") from exc
         self._runner = runner
         self.port = runner.addresses[0][1]  # the one given, or the one found for 0
         log.info("serving /healthz, /readyz and /metrics on %s:%s", self.host, self.port)

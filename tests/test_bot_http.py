@@ -509,3 +509,23 @@ async def test_a_new_database_and_an_ended_game_are_logged(
     assert ended == (f"game 1 (makemake) ended after {len(game.log)} actions: won by "
                      f"{', '.join(result.winners)} ("
                      + ", ".join(f"{c} {s}" for c, s in result.scores.items()) + ")")
+
+
+async def test_a_taken_http_port_is_one_line_and_exit_1(stub: StubDiscord,
+                                                        tmp_path: Path) -> None:
+    db_path = tmp_path / "games.sqlite3"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**bot_env(stub, tmp_path, db_path), "HTTP_PORT": str(port),
+               "HTTP_HOST": "127.0.0.1", "RENDER_WORKERS": "0"}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(process.communicate(), START_WITHIN)
+    text = err.decode()
+    assert process.returncode == 1, text
+    assert f"cannot serve HTTP on 127.0.0.1:{port} (HTTP_HOST, HTTP_PORT): " in text, text
+    assert "Traceback" not in text and "cannot open the database" not in text, text
+    assert read_heartbeats(db_path) == [], "the store closed"
