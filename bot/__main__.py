@@ -27,10 +27,10 @@ import aiohttp
 import asyncpg
 import discord
 
-from bot import create_bot
+from bot import create_bot, logs
 from bot.app import INVITE_PERMISSIONS
 from bot.application import WrongApplication, belongs
-from bot.constants import HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
+from bot.constants import CLOSE_WITHIN, HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
 from bot.database_url import POSTGRES_FORM, BadUrl, parse_postgres_url
 from bot.host import memory
 from bot.host.clock import Clock, system_clock
@@ -62,6 +62,7 @@ from bot.settings import (
     database_target,
     redacted,
 )
+from bot.web import CannotServe
 from render.assets import problems as asset_problems
 
 log = logging.getLogger("bot")
@@ -167,8 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_level, settings.log_format, settings.discord_log_level)
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here
     if command == "sync":
         return asyncio.run(sync(settings, args.clear))
@@ -197,6 +197,9 @@ def run(settings: Settings) -> int:
     memory.collect_less()
     try:
         return asyncio.run(serve(settings))
+    except CannotServe as exc:
+        print(f"{exc}: choose another HTTP_PORT, or stop what uses it", file=sys.stderr)
+        return 1
     except STORE_ERRORS as exc:
         print(unusable(settings, exc), file=sys.stderr)
         return 1
@@ -265,12 +268,30 @@ def ago(seconds: float) -> str:
 
 
 async def serve(settings: Settings) -> int:
-    """Run the bot; SIGTERM and SIGINT close it (:meth:`GameBot.close`) and it returns 0."""
+    """Run the bot; SIGTERM and SIGINT close it (:meth:`GameBot.close`) and it returns 0.
+
+    The stop is bounded whatever Discord's state: the close (the outbox's drain, the store)
+    gets :data:`CLOSE_WITHIN` seconds, and the connection loop, which during an outage sleeps
+    out discord.py's reconnect back-off (or waits a minute for a gateway that does not
+    answer), is cancelled once the close is done rather than waited for."""
     assert settings.token is not None
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
     received: list[str] = []
     stopping: set[asyncio.Task[None]] = set()
+    connection: list[asyncio.Task[None]] = []
+
+    async def bounded_stop() -> None:
+        closing = asyncio.ensure_future(bot.close())
+        done, _ = await asyncio.wait({closing}, timeout=CLOSE_WITHIN)
+        if not done:
+            log.warning("the close took more than %s s; stopping without waiting for it",
+                        CLOSE_WITHIN)
+        elif closing.exception() is not None:
+            log.error("the close failed: %r", closing.exception())
+        if connection and not connection[0].done():
+            await asyncio.wait(connection, timeout=CONNECTION_GRACE)
+            connection[0].cancel()  # still reconnecting: Discord is unreachable
 
     def stop(signum: signal.Signals) -> None:
         if received:
@@ -278,7 +299,7 @@ async def serve(settings: Settings) -> int:
             return
         received.append(signum.name)
         log.info("%s: stopping", signum.name)
-        task = loop.create_task(bot.close(), name="stop")
+        task = loop.create_task(bounded_stop(), name="stop")
         stopping.add(task)
         task.add_done_callback(stopping.discard)
 
@@ -286,8 +307,16 @@ async def serve(settings: Settings) -> int:
         loop.add_signal_handler(signum, stop, signum)
     try:
         async with bot:
-            await bot.start(settings.token)
-        await bot.close()  # the start returns as the connection closes: the rest of the stop
+            connection.append(loop.create_task(bot.start(settings.token), name="discord"))
+            await asyncio.wait(connection)
+            if connection[0].cancelled():
+                log.info("the connection to Discord was given up while reconnecting")
+            else:
+                connection[0].result()  # what it raised, if anything
+            if stopping:  # a signal: the stop bounds the close
+                await asyncio.wait(stopping)
+            elif not received:  # Discord closed the connection: the rest of the stop
+                await bot.close()
     except discord.LoginFailure:
         print(REFUSED_TOKEN, file=sys.stderr)
         return 2
@@ -306,6 +335,11 @@ async def serve(settings: Settings) -> int:
             loop.remove_signal_handler(signum)
     log.info("stopped on %s", received[0] if received else "Discord closing the connection")
     return 0
+
+
+CONNECTION_GRACE = 0.5
+"""Seconds the connection loop gets to end by itself after a close (a connected bot's does at
+once) before it is cancelled."""
 
 
 # --- sync --------------------------------------------------------------------------------------

@@ -31,9 +31,11 @@ from bot.host import memory, shards
 from bot.host.sessions import Host
 from bot.host.store import Store, open_store
 from bot.host.thinking import Thinking
+from bot.metrics import Metrics
 from bot.settings import Settings
 from bot.table.pool import RenderPool
 from bot.translator import CatalogueTranslator
+from bot.web import StatusServer
 from render import assets
 from render.i18n import language
 
@@ -94,8 +96,13 @@ class GameBot(commands.Bot):
         """Replays every loaded game's log against its snapshot, after a start."""
         self.store: Store | None = None
         self.host: Host | None = None
+        self.metrics = Metrics()
+        """This bot's own metrics (``/metrics``): a registry per bot, never the global one."""
+        self.web: StatusServer | None = None
+        """``/healthz``, ``/readyz`` and ``/metrics`` while the bot runs (``HTTP_PORT``)."""
         self.outbox = Outbox(self)
-        self.renders = RenderPool(settings.render_workers)
+        self.renders = RenderPool(settings.render_workers,
+                                  timed=self.metrics.render_seconds.observe)
         """Where pictures are drawn: worker processes, one per core unless the settings say."""
         self.thinking = Thinking(settings.ai_workers, settings.ai_budget_ms,
                                  settings.ai_iterations)
@@ -136,7 +143,15 @@ class GameBot(commands.Bot):
                                              shard_ids=self.settings.shards_here)
             self.heartbeat.start()
             self.renders.start()
-            self.host = Host(self.store, self.settings.seed_source, self.thinking)
+            self.host = Host(self.store, self.settings.seed_source, self.thinking,
+                             committed=self.metrics.committed)
+            self.metrics.watch(queue=lambda: self.outbox.waiting, live=self._live_games,
+                               latency=lambda: self.latency)
+            if self.settings.http_port is not None:
+                self.web = StatusServer(self.settings.http_host, self.settings.http_port,
+                                        connected=self.connected, store_ping=self._ping,
+                                        metrics=self.metrics.exposition)
+                await self.web.start()
             await self.host.load()
             await self.store.listen(self.outbox.heard)  # what changed meanwhile: the
             # first reconcile compares every game with the store
@@ -160,12 +175,33 @@ class GameBot(commands.Bot):
         if self.serve and self.settings.syncs_commands:
             assert self.store is not None
             report = await self.sync_commands(self.store)
+            names = ", ".join(sorted(c.name for c in self.tree.get_commands()))
+            for where in report.cleared:
+                log.info("slash commands removed from server %s", where)
+            for where in report.uploaded:
+                log.info("slash commands uploaded %s: %s", "globally" if where == "global"
+                         else f"to server {where}", names)
             for failure in report.failed:
                 log.warning("syncing the slash commands: %s", failure)
         elif self.serve and self.settings.sync_commands:
             log.info("the slash commands are uploaded by the process that runs shard 0, not "
                      "by this one (shards %s)",
                      ",".join(map(str, self.settings.shards_here)))
+
+    def connected(self) -> bool:
+        """Whether the gateway is ready and its connection open (``/readyz``)."""
+        return (not self.is_closed() and self.is_ready() and self.ws is not None
+                and self.ws.open)
+
+    def _live_games(self) -> int:
+        host = self.host
+        return 0 if host is None else sum(
+            1 for s in host.sessions.values() if s.status in ("lobby", "running"))
+
+    async def _ping(self) -> None:
+        if self.store is None:
+            raise RuntimeError("closed")
+        await self.store.ping()
 
     @tasks.loop(seconds=HEARTBEAT)
     async def heartbeat(self) -> None:
@@ -237,6 +273,12 @@ class GameBot(commands.Bot):
         except Exception:
             log.exception("could not store the language of user %s", user)
 
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        log.info("joined server %s (%s)", guild.id, guild.name)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        log.info("left server %s (%s)", guild.id, guild.name)
+
     async def on_message(self, message: discord.Message, /) -> None:
         """No prefix commands: the cogs' own listeners (typed DMs) see every message."""
 
@@ -274,6 +316,8 @@ class GameBot(commands.Bot):
         self.thinking.close()
         await super().close()
         await self._close_store()
+        if self.web is not None:
+            await self.web.stop()
 
     async def _close_store(self) -> None:
         self.heartbeat.cancel()
@@ -299,6 +343,11 @@ class ShardedGameBot(GameBot, commands.AutoShardedBot):
     Everything else is :class:`GameBot`'s: a server's events arrive on the shard that carries
     it, and DMs on shard 0, which is why processes that split the shards share one PostgreSQL
     database (a move may be made in any of them)."""
+
+    def connected(self) -> bool:
+        """Every shard of this process ready and connected."""
+        return (not self.is_closed() and self.is_ready() and bool(self.shards)
+                and not any(shard.is_closed() for shard in self.shards.values()))
 
     @staticmethod
     def gateway_options(settings: Settings) -> dict[str, Any]:

@@ -68,6 +68,10 @@ HEARTBEAT_STALE = 3
 """A heartbeat older than this many intervals means the bot is down."""
 OUTBOX_DRAIN = 3.0
 """Seconds a stopping bot waits for the outbox to finish what it is sending."""
+CLOSE_WITHIN = 4.0
+"""Seconds a stopping bot's close may take (the outbox's drain included) before the process
+stops without it: well inside the 10 s Docker gives before it kills, and within 5 s of the
+signal whatever Discord's state."""
 
 INVITE_URL = ("https://discord.com/oauth2/authorize?client_id={application_id}"
               "&scope=bot+applications.commands&permissions={permissions}")

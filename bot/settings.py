@@ -36,6 +36,8 @@ DEFAULT_AI_BUDGET_MS = 1000
 MAX_AI_BUDGET_MS = 60_000
 MAX_POOL_SIZE = 100
 SQLITE_URL = "sqlite:///"
+LOG_FORMATS = ("text", "json")
+"""How log lines are written: one line of text, or one JSON object a line (for collectors)."""
 
 
 def random_seed() -> int:
@@ -155,6 +157,24 @@ def _log_level(text: str) -> str:
     return text.upper()
 
 
+def _log_format(text: str) -> str:
+    if text.lower() not in LOG_FORMATS:
+        raise Invalid(f"{text!r} is not a log format")
+    return text.lower()
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdecimal()) or not 1 <= int(text) <= 65535:
+        raise Invalid(f"{text!r} is not a TCP port from 1 to 65535")
+    return int(text)
+
+
+def _host(text: str) -> str:
+    if any(c.isspace() or c in "/[]" for c in text):
+        raise Invalid(f"{text!r} is not an address to listen on")
+    return text
+
+
 def _guild(text: str) -> int:
     if not DISCORD_ID.fullmatch(text):
         raise Invalid(f"{text!r} is not a Discord server id")
@@ -242,6 +262,21 @@ VARIABLES: tuple[Variable, ...] = (
              "follows that user's Discord language)", _language),
     Variable("LOG_LEVEL", "log_level", "INFO", "DEBUG, INFO, WARNING or ERROR (any case)",
              "WARNING", "the least severe log lines written to standard error", _log_level),
+    Variable("LOG_FORMAT", "log_format", "text", "text or json (any case)", "json",
+             "how log lines are written: `text`, one readable line each; `json`, one JSON "
+             "object a line (time, level, logger, message, and the exception's text when "
+             "there is one), for a log collector", _log_format),
+    Variable("DISCORD_LOG_LEVEL", "discord_log_level", None,
+             "DEBUG, INFO, WARNING or ERROR (any case)", "WARNING",
+             "the least severe log lines of the Discord library (the `discord` loggers) "
+             "written; unset: as LOG_LEVEL", _log_level),
+    Variable("HTTP_PORT", "http_port", None, "a TCP port from 1 to 65535", "8080",
+             "serve `/healthz`, `/readyz` and `/metrics` (Prometheus) over HTTP on this port "
+             "(see Health and metrics); unset: no HTTP server", _port),
+    Variable("HTTP_HOST", "http_host", "0.0.0.0", "an IP address or host name to listen on",
+             "127.0.0.1", "the address the HTTP server of HTTP_PORT listens on (`0.0.0.0`: "
+             "every IPv4 address, as a container needs; `127.0.0.1`: this machine only)",
+             _host),
     Variable("GUILD_ID", "guild_id", None, "a Discord server id (17 to 20 digits)",
              "123456789012345678",
              "sync the slash commands to this one server only (they appear at once); "
@@ -332,6 +367,13 @@ class Settings:
     """PostgreSQL: the most connections of each of the store's pools."""
     language: str = "en"
     log_level: str = "INFO"
+    log_format: str = "text"
+    """``text`` or ``json`` (one JSON object a line)."""
+    discord_log_level: str | None = None
+    """The ``discord`` loggers' level (None: as :attr:`log_level`)."""
+    http_port: int | None = None
+    """Serve health and metrics over HTTP on this port (None: no HTTP server)."""
+    http_host: str = "0.0.0.0"
     clock: Clock = system_clock
     seed_source: Callable[[], int] = random_seed
     sync_commands: bool = True

@@ -1,5 +1,6 @@
 """A stub Discord for running ``python -m bot`` as a process: just enough REST (who am I, the
-application) and gateway (HELLO, READY, heartbeat ACKs) for the bot to start and stop.
+application) and gateway (HELLO, READY, RESUMED, heartbeat ACKs) for the bot to start and stop;
+and an outage on demand (:meth:`StubDiscord.down`, :meth:`StubDiscord.up`), on the same port.
 
 The process is pointed at it by a ``sitecustomize.py`` (:meth:`StubDiscord.hook`) that sets
 discord.py's REST base and default gateway: the bot itself has no setting for it."""
@@ -32,7 +33,10 @@ class StubDiscord:
         self.identified = 0
         self.closed = 0
         self.port = 0
+        self.resumed = 0
         self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+        self._sockets: set[web.WebSocketResponse] = set()
 
     @property
     def base(self) -> str:
@@ -44,10 +48,29 @@ class StubDiscord:
         app.router.add_route("*", "/api/v10/{tail:.*}", self.rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        [address] = self._runner.addresses
-        self.port = address[1]
+        await self.up()
+
+    async def up(self) -> None:
+        """Answer again (the first time: on a free port), on the same port as before."""
+        assert self._runner is not None
+        self._site = web.TCPSite(self._runner, "127.0.0.1", self.port, reuse_address=True)
+        await self._site.start()
+        if not self.port:
+            [address] = self._runner.addresses
+            self.port = address[1]
+
+    async def down(self) -> None:
+        """An outage: nothing listens on the port any more (connections are refused), and
+        the gateway connections and the bot's kept-alive HTTP connections close, as a
+        network failure would close them (the bot reconnects, backing off)."""
+        if self._site is not None:  # first: a reconnect must not find it still listening
+            site, self._site = self._site, None
+            await site.stop()
+        for socket in list(self._sockets):
+            await socket.close(code=1001)
+        assert self._runner is not None and self._runner.server is not None
+        for connection in list(self._runner.server.connections):
+            connection.force_close()  # kept alive for the bot's next request: not any more
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -93,6 +116,7 @@ class StubDiscord:
     async def gateway(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse()
         await socket.prepare(request)
+        self._sockets.add(socket)
         await socket.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
         sequence = 0
         async for message in socket:
@@ -108,6 +132,12 @@ class StubDiscord:
                     "v": 10, "user": USER, "guilds": [], "session_id": "stub",
                     "resume_gateway_url": self.base.replace("http", "ws") + "/gateway",
                     "application": {"id": self.app_id, "flags": 0}, "shard": [0, 1]}}))
+            elif payload["op"] == 6:
+                self.resumed += 1
+                sequence += 1
+                await socket.send_str(json.dumps({"op": 0, "t": "RESUMED", "s": sequence,
+                                                  "d": {}}))
+        self._sockets.discard(socket)
         self.closed += 1
         return socket
 

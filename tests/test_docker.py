@@ -243,7 +243,10 @@ def test_the_bot_runs_as_a_numeric_user_with_its_database_on_a_volume() -> None:
 
 def test_health_check_entry_point_and_command() -> None:
     health = only("HEALTHCHECK")
-    assert health.endswith('CMD ["python", "-m", "bot", "health"]')
+    probe = json.loads(health.split(" CMD ", 1)[1])
+    assert probe[:2] == ["bash", "-c"] and "/healthz" in probe[2], "asks the bot over HTTP"
+    assert "python" not in probe[2], "no Python start per probe"
+    assert "HTTP_PORT=8080" in only("ENV").split() and only("EXPOSE") == "8080"
     assert json.loads(only("ENTRYPOINT")) == ["python", "-m", "bot"]
     assert json.loads(only("CMD")) == ["run"]
 

@@ -37,6 +37,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import aiohttp
 import discord
 
 from bot import table
@@ -218,9 +219,18 @@ class Outbox:
         for game_id in sorted(host.sessions):
             await self.reconcile(game_id)
 
+    @property
+    def waiting(self) -> int:
+        """Games waiting to be shown: a pass running or due, or a retry waiting (the
+        ``rapanui_outbox_queue`` metric)."""
+        running = {g for g, task in self._running.items() if not task.done()}
+        retrying = {g for g, task in self._retrying.items() if not task.done()}
+        return len(running | retrying | self._dirty)
+
     def _retry_later(self, game_id: int) -> None:
         if self.stopped:
             return
+        self.bot.metrics.outbox_retries.inc()
         delay = self._backoff.get(game_id, RETRY_FIRST / 2) * 2
         self._backoff[game_id] = min(delay, RETRY_MOST)
         if game_id in self._retrying and not self._retrying[game_id].done():
@@ -447,11 +457,18 @@ class Outbox:
     # --- Discord calls -------------------------------------------------------------------------
 
     async def _call(self, call: Awaitable[T]) -> T:
-        """One Discord call: 429 and 5xx become :class:`Retry`; others are the caller's."""
+        """One Discord call: 429 and 5xx become :class:`Retry`, and so does Discord out of
+        reach (one line in the log, not a traceback per game during an outage); others are
+        the caller's."""
         self.calls += 1
         try:
             return await call
+        except (aiohttp.ClientConnectionError, TimeoutError) as error:
+            log.warning("Discord unreachable (%s: %s); retrying later", type(error).__name__,
+                        error)
+            raise Retry from error
         except discord.HTTPException as error:
+            self.bot.metrics.discord_error(error.status, error.code)
             if error.status == 429 or error.status >= 500:
                 log.info("Discord answered %s; retrying later", error.status)
                 raise Retry from error

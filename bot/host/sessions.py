@@ -18,6 +18,7 @@ import contextlib
 import logging
 import math
 import random
+import time
 from collections.abc import AsyncIterator, Callable, Collection, Hashable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -485,8 +486,12 @@ class Host:
     """All sessions of one bot. Create with :meth:`__init__`, then ``await load()``."""
 
     def __init__(self, store: Store, seed_source: Callable[[], int] = lambda: 0,
-                 thinking: Thinking | None = None) -> None:
+                 thinking: Thinking | None = None,
+                 committed: Callable[[str, float], None] | None = None) -> None:
         self.store = store
+        self.committed = committed or (lambda game, seconds: None)
+        """Told of every action committed: its game's name and the commit's seconds (the
+        bot's metrics count them)."""
         self.seed_source = seed_source
         self.thinking = thinking or Thinking(workers=0)
         """Where AI seats decide (strong ones in worker processes when the bot runs; in a
@@ -936,6 +941,8 @@ class Host:
             raise Refusal("bot.refuse.channel_busy") from exc
         session = Session(row, [])
         self._remember(session)
+        log.info("game %s (%s) created in channel %s of server %s by user %s", row.id, game,
+                 channel_id, guild_id, creator_id)
         if join:
             await self.join(session.id, creator_id, creator_name)
         return session
@@ -1036,6 +1043,8 @@ class Host:
             session.row = _with(session.row, status="running", header=header.line())
             for seat in session.seats:
                 seat.acted_at = seat.acted_at or iso(self.store.clock())
+            log.info("game %s (%s) started: %s", session.id, session.row.game,
+                     ", ".join(map(_who, session.seats)))
             steps = await self._advance_safely(session)
             await self._arm_safely(session)
             return Report(session, steps)
@@ -1050,6 +1059,7 @@ class Host:
             await self.store.set_status(session.id, "aborted")
             session.row = _with(session.row, status="aborted")
             self._forget(session)
+            log.info("game %s (%s) aborted by user %s", session.id, session.row.game, user_id)
             return session
 
     # --- seats changing hands --------------------------------------------------------------------
@@ -1170,7 +1180,7 @@ class Host:
             await self.seated(user_id)
         for session in sorted(self.sessions.values(), key=lambda s: s.id):
             if session.status == "lobby" and session.row.creator_id == user_id:
-                ended.append(await self._close(session))
+                ended.append(await self._close(session, "its creator asked to be forgotten"))
             elif session.status == "lobby" and session.seat_of(user_id) is not None:
                 await self.leave(session.id, user_id)
                 lobbies.append(session)
@@ -1178,19 +1188,21 @@ class Host:
                 try:
                     handed.append(await self.step_down(session.id, user_id))
                 except Refusal:  # the last human: the AI would play it out alone
-                    ended.append(await self._close(session))
+                    ended.append(await self._close(
+                        session, "its last human player asked to be forgotten"))
         stored = await self.store.forget_user(user_id)
         self.notify.discard(user_id)
         for session in self.sessions.values():
             await self._anonymise(session, user_id)
         return Forgot(stored, lobbies, handed, ended)
 
-    async def _close(self, session: Session) -> Session:
+    async def _close(self, session: Session, why: str) -> Session:
         async with self._hold(session):
             if session.status in ("lobby", "running"):
                 await self.store.set_status(session.id, "aborted")
                 session.row = _with(session.row, status="aborted")
                 self._forget(session)
+                log.info("game %s (%s) aborted: %s", session.id, session.row.game, why)
         return session
 
     async def _anonymise(self, session: Session, user_id: int) -> None:
@@ -1214,7 +1226,7 @@ class Host:
         ended = []
         for session in sorted(self.sessions.values(), key=lambda s: s.id):
             if session.row.guild_id == guild_id:
-                ended.append(await self._close(session))
+                ended.append(await self._close(session, f"the bot left server {guild_id}"))
                 self.sessions.pop(session.id, None)
         return ended
 
@@ -1574,12 +1586,15 @@ class Host:
         action = module.canonical(game.state, actor, action)
         state, events = module.apply(game.state, actor, action)
         line = format_line(actor, action)
-        finished = module.result(state) is not None
+        result = module.result(state)
+        finished = result is not None
         seq = len(game.lines) + 1
         secret, revealing = sealed_by(events), reveals(events)
+        began = time.perf_counter()
         await self.store.append_action(session.id, seq, line, module.to_json(state), finished,
                                        events=events, by=by, actor=actor, sealed=secret,
                                        reveals=revealing)
+        self.committed(session.row.game, time.perf_counter() - began)
         session.states[seq - 1] = game.state
         session.states.pop(seq - 1 - KEEP_STATES, None)
         game.state = state
@@ -1598,6 +1613,10 @@ class Host:
         if finished:
             session.row = _with(session.row, status="finished")
             self._forget(session)
+            assert result is not None
+            log.info("game %s (%s) ended after %s actions: won by %s (%s)", session.id,
+                     session.row.game, seq, ", ".join(result.winners) or "nobody",
+                     ", ".join(f"{colour} {score}" for colour, score in result.scores.items()))
             await self._rate_safely(session)
         return step
 
@@ -1718,6 +1737,12 @@ def _shows_something(events: list[Event], own: bool) -> bool:
     (``own`` off) are a sealed submission themselves."""
     return reveals(events) or any("private" in e for e in events) \
         or (not own and sealed_by(events) is not None)
+
+
+def _who(seat: Seat) -> str:
+    """A seat as the log names it: ``red user 1234`` or ``blue AI greedy``."""
+    return f"{seat.colour} AI {seat.ai_level}" if seat.is_ai else f"{seat.colour} user " \
+        f"{seat.user_id}"
 
 
 def _seat(row: SeatRow) -> Seat:

@@ -39,6 +39,7 @@ import os
 import pickle
 import socket
 import struct
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -204,9 +205,12 @@ class _Worker:
 class RenderPool:
     """Draws pictures off the event loop; see the module's docstring."""
 
-    def __init__(self, workers: int | None = None) -> None:
-        """``workers``: processes (None: one per core; 0: a thread of this process)."""
+    def __init__(self, workers: int | None = None,
+                 timed: Callable[[float], None] | None = None) -> None:
+        """``workers``: processes (None: one per core; 0: a thread of this process);
+        ``timed`` is told the seconds each drawing took (the bot's metrics)."""
         self.workers = cores() if workers is None else workers
+        self.timed = timed or (lambda seconds: None)
         self._slots: list[_Worker | None] = []
         self._numbers = itertools.count()
         self.drawn = 0
@@ -273,8 +277,10 @@ class RenderPool:
         if key in self._recent:
             self._recent.move_to_end(key)
             return self._recent[key]
+        began = time.perf_counter()
         png = await self.draw(picture.art, *picture.args, stream=hash(picture.stream),
                               **picture.kwargs)
+        self.timed(time.perf_counter() - began)
         self._recent[key] = png
         while len(self._recent) > KEEP:
             self._recent.popitem(last=False)

@@ -188,6 +188,10 @@ class Store(ABC):
         """Record ``application_id`` in place of the recorded one (the games move to another
         application on purpose); returns the one recorded before (None: none was)."""
 
+    @abstractmethod
+    async def ping(self) -> None:
+        """The most trivial query: it returns once the database answers (``/readyz``)."""
+
     # --- where the slash commands are ------------------------------------------------------------
 
     @abstractmethod

@@ -198,7 +198,7 @@ async def migrate(db: Connection) -> int:
     await db.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
         await db.execute(VERSION_TABLE)
-        version = await db.fetchval("SELECT version FROM schema_version") or 0
+        version = before = await db.fetchval("SELECT version FROM schema_version") or 0
         if version > SCHEMA_VERSION:
             raise SchemaTooNew(f"the games database has schema {version}, newer than this "
                                f"bot ({SCHEMA_VERSION})")
@@ -211,6 +211,11 @@ async def migrate(db: Connection) -> int:
                                  version)
     finally:
         await db.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+    if before == 0:
+        log.info("new database: schema %s created", version)
+    elif version != before:
+        log.info("database migrated from schema %s to %s (no backup: PostgreSQL's is "
+                 "pg_dump's)", before, version)
     return int(version)
 
 
@@ -522,6 +527,9 @@ class PostgresStore(Store):
                              " recorded_at = excluded.recorded_at",
                              application_id, stamp(self.clock))
         return None if before is None else int(before)
+
+    async def ping(self) -> None:
+        await self._rows("SELECT 1")
 
     # --- where the slash commands are ------------------------------------------------------------
 

@@ -395,9 +395,14 @@ def _connect(path: str, synchronous: str, reader: bool) -> sqlite3.Connection:
 
 def _prepare(path: Path | None, db: sqlite3.Connection) -> None:
     """On the writer, once: back the database up if it is about to be migrated, migrate it."""
-    if path is not None:
-        backup_before_migrating(db, path)
-    migrate(db)
+    before = db.execute("PRAGMA user_version").fetchone()[0]
+    copy = backup_before_migrating(db, path) if path is not None else None
+    after = migrate(db)
+    if before == 0:
+        log.info("new database: schema %s created", after)
+    elif after != before:
+        log.info("database migrated from schema %s to %s (backup written first: %s)", before,
+                 after, copy)
 
 
 @dataclass(frozen=True)
@@ -636,6 +641,9 @@ class SqliteStore(Store):
             return None if row is None else int(row[0])
 
         return await self._write(write)
+
+    async def ping(self) -> None:
+        await self._rows("SELECT 1")
 
     # --- where the slash commands are ------------------------------------------------------------
 
