@@ -13,7 +13,7 @@ from discord import app_commands
 from simcord import assert_error
 
 import bot.exts._outbox as outbox_module
-from bot.constants import PING_AFTER, RECONCILE_TICK
+from bot.constants import PING_AFTER, RECONCILE_TICK, REFUSED_FIRST
 from bot.settings import Settings
 from bot.translator import CatalogueTranslator, ls
 from tests.test_bot_game import (
@@ -111,7 +111,8 @@ async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env
                                                                      monkeypatch) -> None:
     """A bug is answered politely and changes nothing; Discord failing to show the table never
     costs a move: the move is committed and answered, and the table catches up later (503:
-    the outbox's retry; 403 Missing Permissions: its next periodic reconcile)."""
+    the outbox's retry; 403 Missing Permissions: the first periodic reconcile once the
+    channel's wait is over)."""
     env = simcord_env
     monkeypatch.setattr(outbox_module, "RETRY_FIRST", LONG_BACKOFF)
     guild = env.create_guild()
@@ -156,7 +157,10 @@ async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env
     assert ephemeral_text(result) == "Played: `place A2 1`"
     assert session_in(env, channel).view()["round"] == 3
     assert len(boards(env, channel)) == 2
-    await env.advance_time(settings.reconcile_tick)  # the periodic reconcile
+    await env.advance_time(settings.reconcile_tick)  # the channel waits out its refusal
+    assert len(boards(env, channel)) == 2
+    settings.clock.advance(REFUSED_FIRST)  # the bot's clock: the wait is over, and the
+    await env.advance_time(settings.reconcile_tick)  # next periodic reconcile tries again
     assert len(boards(env, channel)) == 3
     live = showing(env, channel)
     assert live.embeds[0].title.endswith("Round 3 · Red's turn")

@@ -22,6 +22,7 @@ from bot.host.clock import ManualClock, iso
 from bot.host.store import (
     CLAIM_LEASE,
     EVERY_GAME,
+    SCHEMA_VERSION,
     GameRow,
     MessageRow,
     PostgresStore,
@@ -491,7 +492,7 @@ async def test_two_processes_starting_at_once_migrate_once(postgres: PostgresBac
     opened = await asyncio.gather(*(PostgresStore.open(postgres.url, pool_size=2)
                                     for _ in range(3)))
     try:
-        assert await postgres.version() == 12
+        assert await postgres.version() == SCHEMA_VERSION
         assert await postgres.committed("SELECT COUNT(*) FROM schema_version") == [(1,)]
         game = await opened[0].create_game(channel_id=CHANNEL, **FIELDS)
         assert await opened[2].game(game.id) == game

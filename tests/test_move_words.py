@@ -295,12 +295,12 @@ def test_autocomplete_matches_the_notation_and_the_words() -> None:
 
 async def test_autocomplete_names_moves_in_the_user_s_language() -> None:
     actions = ["place worker K8", "pass"]
-    session = SimpleNamespace(row=SimpleNamespace(game="giants", language="en"))
+    session = SimpleNamespace(id=7, seq=4, row=SimpleNamespace(game="giants", language="en"))
     games = SimpleNamespace(legal_texts=lambda channel, user: actions,
-                            in_channel=lambda channel: session)
+                            in_channel=lambda channel: session, stale=set())
     cog = Play(SimpleNamespace(games=games))  # type: ignore[arg-type]
     interaction = SimpleNamespace(channel_id=1, user=SimpleNamespace(id=2), locale="ru")
     choices = await cog.notation_choices(interaction, "")  # type: ignore[arg-type]
     assert [(c.name, c.value) for c in choices] == [
-        ("поставить рабочего на K8 · place worker K8", "place worker K8"),
-        ("пасовать · pass", "pass")]
+        ("поставить рабочего на K8 · place worker K8", "place worker K8 @4"),
+        ("пасовать · pass", "pass @4")]
