@@ -5,16 +5,22 @@ line of it in a shared file."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
 from bot.app import GameBot
-from bot.exts.lobby import new_command
-from rules.registry import GameEntry, registered
+from bot.exts.lobby import SLASH_MOST, lobby_flags, new_command
+from bot.games import game_ui, playable
+from bot.table.pool import BOARDS
+from render.i18n import LANGUAGES, has, needed_categories, t
+from rules.registry import GAME_NAMES, GameEntry, game_module, register, registered, unregister
 from tests.nim import ENTRY
+from tests.nim import render as nim_render
 from tests.test_bot_support import (
     Bots,
     dm_messages,
@@ -61,6 +67,47 @@ def test_its_lobby_option_is_a_parameter_of_game_new_while_it_is_registered() ->
         choices = [c for p in new_command().parameters if p.name == "game" for c in p.choices]
         assert [c.value for c in choices][-1] == "nim" and choices[-1].name == "Sealed Nim"
     assert stones() == []
+
+
+def test_registered_it_is_found_by_every_layer_and_gone_afterwards() -> None:
+    with registered(ENTRY):
+        assert game_module("nim").NAME == "nim"
+        assert BOARDS["nim"] is nim_render.board
+        assert game_ui("nim").private_kinds == {"take"}
+        assert "nim" in playable() and "nim" not in GAME_NAMES
+        assert t("bot.game.nim", "ru") == "Тайный ним"
+        assert t("move.makemake.pass", "en") != "move.makemake.pass", "the shared words stay"
+        with pytest.raises(ValueError, match="already registered"):
+            register(ENTRY)
+    with pytest.raises(KeyError):
+        game_module("nim")
+    assert "nim" not in BOARDS and "nim" not in playable()
+    assert not has("bot.game.nim") and game_ui("nim").private_kinds == frozenset()
+    with pytest.raises(ValueError, match="built-in"):
+        unregister("giants")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_its_words_are_in_every_language_with_every_plural_form(lang: str) -> None:
+    def read(lang: str) -> dict:
+        return json.loads((files(ENTRY.catalogues) / lang / "nim.json").read_text("utf-8"))
+    english, own = read("en"), read(lang)
+    assert own.keys() == english.keys()
+    for key, template in own.items():
+        if isinstance(template, dict):
+            assert needed_categories(lang) <= template.keys(), key
+
+
+def test_options_offered_by_two_games_get_one_parameter_that_covers_both() -> None:
+    wide = GameEntry("wide", rules="tests.nim.rules", ai="tests.nim.rules",
+                     renderer="tests.nim.render", presentation="tests.nim.ui",
+                     lobby=("stones",))
+    with registered(ENTRY), registered(wide):
+        [flag] = [f for f in lobby_flags() if f.name == "stones"]
+        assert (flag.kind, flag.minimum, flag.maximum) == ("int", 3, SLASH_MOST)
+    assert [f.name for f in lobby_flags()] == [
+        "round_limit", "chief_alone", "edge_strict", "sacred_surroundable",
+        "one_manu_per_ceremony", "repetition", "quick", "running_score", "chief_split"]
 
 
 HANDED_IN = "✅ Handed in"
