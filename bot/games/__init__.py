@@ -18,7 +18,7 @@ from bot.games._ui import (
     colour_name,
     component_key,
 )
-from rules.registry import GameEntry, entries, entry
+from rules.registry import GAMES, GameEntry, entries, entry
 
 PLAYABLE = tuple(game.name for game in entries() if game.playable)
 """The built-in games offered by ``/game new``: those with both an engine and a Discord
@@ -27,6 +27,10 @@ presentation (:func:`playable` also names the games registered since)."""
 _UIS: dict[str, tuple[GameEntry | None, GameUI]] = {}
 """The presentations found so far, by game, with the entry each was found from (a game
 registered again, as tests do, is looked up afresh)."""
+
+_BUILT_IN = tuple(importlib.import_module(game.presentation) for game in GAMES)
+"""The built-in games' presentations (and the pictures they import), loaded with this package
+as before the registry: the first move after a start waits for no import."""
 
 
 def playable() -> tuple[str, ...]:
