@@ -12,9 +12,8 @@ from typing import Any
 
 from rules.core import GameModule
 from rules.ismcts import Budget, search
+from rules.registry import LEVELS as LEVELS
 from rules.registry import entry
-
-LEVELS = ("random", "greedy", "strong")
 
 
 def choose(module: GameModule, state: Any, seat: str, level: str, rng: random.Random,

@@ -21,6 +21,9 @@ from typing import Any
 
 from rules.core import GameModule, Option
 
+LEVELS = ("random", "greedy", "strong")
+"""Every AI level; ``strong`` searches with helpers of the game's own (its entry's ``strong``)."""
+
 
 @dataclass(frozen=True)
 class GameEntry:
@@ -33,6 +36,10 @@ class GameEntry:
     ai: str
     """The module whose ``greedy(view, seat, actions, rng)`` is the greedy AI (``random`` and
     ``strong`` need nothing of the game's own)."""
+    strong: str | None
+    """The module with the ``strong`` AI's helpers (determinisation, evaluation, rollout policy:
+    :class:`rules.ismcts.StrongGame`); None: the game offers the ``random`` and ``greedy``
+    levels only."""
     renderer: str
     """The module whose ``board(view, ...)`` draws the public board (``render.<game>``)."""
     presentation: str
@@ -51,6 +58,10 @@ class GameEntry:
         """The rules module, imported once."""
         return game_module(self.name)
 
+    def levels(self) -> tuple[str, ...]:
+        """The AI levels this game's AI seats may play at."""
+        return LEVELS if self.strong else tuple(level for level in LEVELS if level != "strong")
+
     def lobby_options(self) -> tuple[Option, ...]:
         """The options ``/game new`` offers for this game, from the rules' option table."""
         table = self.module().OPTIONS
@@ -63,7 +74,8 @@ class GameEntry:
 def _builtin(name: str, **more: Any) -> GameEntry:
     """An entry of a game laid out as the three built-in games are."""
     return GameEntry(name, rules=f"rules.{name}", ai=f"rules.{name}.ai",
-                     renderer=f"render.{name}", presentation=f"bot.games.{name}", **more)
+                     strong=f"rules.{name}.strong", renderer=f"render.{name}",
+                     presentation=f"bot.games.{name}", **more)
 
 
 GAMES: tuple[GameEntry, ...] = (

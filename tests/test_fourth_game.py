@@ -99,7 +99,7 @@ def test_its_words_are_in_every_language_with_every_plural_form(lang: str) -> No
 
 
 def test_options_offered_by_two_games_get_one_parameter_that_covers_both() -> None:
-    wide = GameEntry("wide", rules="tests.nim.rules", ai="tests.nim.rules",
+    wide = GameEntry("wide", rules="tests.nim.rules", ai="tests.nim.rules", strong=None,
                      renderer="tests.nim.render", presentation="tests.nim.ui",
                      lobby=("stones",))
     with registered(ENTRY), registered(wide):
@@ -108,6 +108,21 @@ def test_options_offered_by_two_games_get_one_parameter_that_covers_both() -> No
     assert [f.name for f in lobby_flags()] == [
         "round_limit", "chief_alone", "edge_strict", "sacred_surroundable",
         "one_manu_per_ceremony", "repetition", "quick", "running_score", "chief_split"]
+
+
+async def test_its_ai_levels_come_from_its_entry(simcord_env):
+    """A game without a strong AI of its own offers the other levels only."""
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("levels")
+    alice = guild.add_member(env.create_user("alice"))
+    refused = await alice.slash(channel, "game new", game="nim", ai="strong")
+    assert refused.response is not None and refused.response.ephemeral
+    assert refused.response.content == \
+        "There is no AI level “strong”. Levels: random, greedy."
+    assert env.bot.games.in_channel(channel.id) is None
+    opened = await alice.slash(channel, "game new", game="giants", ai="strong")
+    assert opened.response is not None and not opened.ephemeral, "the built-in games have it"
 
 
 HANDED_IN = "✅ Handed in"

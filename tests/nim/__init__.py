@@ -4,6 +4,6 @@ are its own, and :data:`ENTRY` is all the registry needs to host it."""
 
 from rules.registry import GameEntry
 
-ENTRY = GameEntry("nim", rules="tests.nim.rules", ai="tests.nim.rules",
+ENTRY = GameEntry("nim", rules="tests.nim.rules", ai="tests.nim.rules", strong=None,
                   renderer="tests.nim.render", presentation="tests.nim.ui",
                   catalogues="tests.nim")
