@@ -72,10 +72,12 @@ class GameEntry:
 
 
 def _builtin(name: str, **more: Any) -> GameEntry:
-    """An entry of a game laid out as the three built-in games are."""
-    return GameEntry(name, rules=f"rules.{name}", ai=f"rules.{name}.ai",
-                     strong=f"rules.{name}.strong", renderer=f"render.{name}",
-                     presentation=f"bot.games.{name}", **more)
+    """An entry of a game laid out as the three built-in games are (``more`` says where it
+    differs)."""
+    parts: dict[str, Any] = {
+        "rules": f"rules.{name}", "ai": f"rules.{name}.ai", "strong": f"rules.{name}.strong",
+        "renderer": f"render.{name}", "presentation": f"bot.games.{name}"}
+    return GameEntry(name, **{**parts, **more})
 
 
 GAMES: tuple[GameEntry, ...] = (
