@@ -106,15 +106,11 @@ class Boards(MutableMapping[str, Callable[..., bytes]]):
         del self._set[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter([*(game.name for game in entries()),
-                     *(name for name in self._set if name not in self._names())])
+        names = [game.name for game in entries()]
+        return iter(names + [name for name in self._set if name not in names])
 
     def __len__(self) -> int:
-        return len(list(iter(self)))
-
-    @staticmethod
-    def _names() -> set[str]:
-        return {game.name for game in entries()}
+        return sum(1 for _ in self)
 
 
 BOARDS = Boards()
