@@ -17,6 +17,7 @@ from types import ModuleType
 
 from render.i18n import LANGUAGES
 from rules.record import RecordError, replay
+from rules.registry import entry
 
 
 def _read(path: str) -> str:
@@ -27,8 +28,12 @@ def _read(path: str) -> str:
 
 
 def renderer(game: str) -> ModuleType | None:
-    """The module that draws ``game``, or None when there is none yet."""
-    name = f"render.{game}"
+    """The module that draws ``game`` (its registry entry names it), or None when there is
+    none yet."""
+    try:
+        name = entry(game).renderer
+    except KeyError:
+        return None
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:

@@ -24,6 +24,7 @@ import re
 import string
 from collections.abc import Mapping, Sequence
 from functools import cache
+from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
 
@@ -32,6 +33,7 @@ from babel.numbers import format_decimal
 
 from rules.core import IllegalAction
 from rules.data import DATA_DIR
+from rules.registry import entries, on_change
 
 I18N_DIR: Traversable = DATA_DIR / "i18n"
 """One folder per locale, each holding that locale's catalogue files."""
@@ -57,24 +59,36 @@ COUNTED_PHRASE = re.compile(r"\{[^{}:]*:[^{}]+\}")
 """A placeholder with a counted phrase, ``{have:count.giants.marker}``."""
 
 
-def catalogue_files(lang: str) -> list[Traversable]:
-    """The catalogue files of ``lang`` in name order; none when it has no folder (a missing
-    folder or file is reported at start by ``render.assets.problems``)."""
-    folder = I18N_DIR / lang
-    if not folder.is_dir():
+def catalogue_files(lang: str, folder: Traversable | None = None) -> list[Traversable]:
+    """The catalogue files of ``lang`` under ``folder`` (the shared ones by default) in name
+    order; none when it has no folder (a missing folder or file of the shared catalogues is
+    reported at start by ``render.assets.problems``)."""
+    place = (I18N_DIR if folder is None else folder) / lang
+    if not place.is_dir():
         return []
-    return sorted((path for path in folder.iterdir() if path.name.endswith(".json")),
+    return sorted((path for path in place.iterdir() if path.name.endswith(".json")),
                   key=lambda path: path.name)
+
+
+def game_folders() -> list[Traversable]:
+    """The catalogue folders of the games that keep their words in a package of their own
+    (their registry entry names it): a new game's words need no edit of the shared files."""
+    return [files(game.catalogues) for game in entries() if game.catalogues]
 
 
 @cache
 def catalogue(lang: str) -> dict[str, Template]:
-    """Every message of ``lang``: its files merged, the glossary's terms included."""
+    """Every message of ``lang``: its files merged, the glossary's terms included, then each
+    game's own catalogue files (read again when a game is registered)."""
     merged: dict[str, Template] = {}
-    for path in catalogue_files(lang):
+    for path in catalogue_files(lang) + [path for folder in game_folders()
+                                         for path in catalogue_files(lang, folder)]:
         data = json.loads(path.read_text(encoding="utf-8"))
         merged.update(data.get("terms", {}) if path.name == GLOSSARY else data)
     return merged
+
+
+on_change(catalogue.cache_clear)
 
 
 @cache

@@ -12,8 +12,8 @@ from typing import Any
 
 from rules.core import GameModule
 from rules.ismcts import Budget, search
-
-LEVELS = ("random", "greedy", "strong")
+from rules.registry import LEVELS as LEVELS
+from rules.registry import entry
 
 
 def choose(module: GameModule, state: Any, seat: str, level: str, rng: random.Random,
@@ -28,5 +28,5 @@ def choose(module: GameModule, state: Any, seat: str, level: str, rng: random.Ra
         return search(module, module.view(state, seat), seat, actions, rng, budget).action
     if level != "greedy":
         raise ValueError(f"unknown AI level {level!r}")
-    game_ai = importlib.import_module(f"rules.{module.NAME}.ai")
+    game_ai = importlib.import_module(entry(module.NAME).ai)
     return game_ai.greedy(module.view(state, seat), seat, actions, rng)

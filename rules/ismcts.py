@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from rules.core import CHANCE, JSON, GameModule
+from rules.registry import entry
 
 EXPLORATION = 0.7
 """UCB's exploration constant; values are win shares in [0, 1]."""
@@ -98,8 +99,12 @@ class Outcome:
 
 
 def strong_game(module: GameModule) -> StrongGame:
-    """The game's ``strong`` module (determinisation, evaluation, rollout policy)."""
-    return cast(StrongGame, importlib.import_module(f"rules.{module.NAME}.strong"))
+    """The game's ``strong`` module (determinisation, evaluation, rollout policy), as its
+    registry entry names it (ValueError for a game without one)."""
+    name = entry(module.NAME).strong
+    if name is None:
+        raise ValueError(f"{module.NAME} has no strong AI")
+    return cast(StrongGame, importlib.import_module(name))
 
 
 def search(module: GameModule, view: JSON, seat: str, actions: list[Any],

@@ -33,10 +33,11 @@ from bot.host.store import Store
 from bot.table import Picture
 from bot.table.private import secret_now
 from rules.core import IllegalAction
+from rules.registry import GAME_NAMES, game_module
 
-KINDS = ("giants", "giganten", "makemake")
-SEATS = {"giants": 4, "giganten": 4, "makemake": 4}
-"""Seats per game: all humans (scripted) but one AI seat."""
+KINDS = GAME_NAMES
+SEATS = {kind: min(4, game_module(kind).MAX_SEATS) for kind in KINDS}
+"""Seats per game (four where it may): all humans (scripted) but one AI seat."""
 AI_LEVEL = "greedy"
 CHANNELS = 10**17
 """The first game's channel; game ``i`` plays in channel ``CHANNELS + i``."""

@@ -30,7 +30,7 @@ import discord
 import simcord
 
 from bot import create_bot
-from bot.games import game_ui
+from bot.games import game_ui, playable
 from bot.games._ui import CHOICE_SEPARATOR
 from bot.host.clock import ManualClock
 from bot.settings import Settings
@@ -438,7 +438,7 @@ def _report(env: Any, table: Table, channel: Any, members: list[Any], view: dict
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=("makemake", "giants", "giganten"))
+    parser.add_argument("game", choices=playable())
     parser.add_argument("--humans", type=int, default=3)
     parser.add_argument("--ai", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RENDERERS: dict[str, table.Renderer] = BOARDS
+RENDERERS = BOARDS
 UNKNOWN_CHANNEL = 10003
 """Discord's code for a channel or thread that does not exist (any more)."""
 T = TypeVar("T")

@@ -19,7 +19,7 @@ from bot.exts import _group
 from bot.exts._act import bot_of, user_lang
 from bot.exts._answer import answer
 from bot.exts._items import embed_of
-from bot.games import PLAYABLE
+from bot.games import playable
 from bot.host.ratings import Z, player_key
 from bot.host.sessions import Refusal
 from bot.table import Embed, Post
@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 
 def _game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=game_name(g, "en"), value=g) for g in PLAYABLE]
+    return [app_commands.Choice(name=game_name(g, "en"), value=g) for g in playable()]
 
 
 def _described(locale: app_commands.locale_str | None, fallback: str, lang: str) -> str:
@@ -92,7 +92,7 @@ async def rules(interaction: discord.Interaction, game: str | None = None) -> No
     chosen = game or here
     if chosen is None:
         await answer(interaction, t("bot.info.rules.which", lang, games=join(
-            [f"`{g}`" for g in PLAYABLE], lang)))
+            [f"`{g}`" for g in playable()], lang)))
         return
     if session is not None and chosen == here:
         await _show(interaction, rules_embed(chosen, session.row.language, session.row.options))

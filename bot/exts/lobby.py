@@ -14,7 +14,9 @@ the game will play in the channel and which permission would give it a thread.
 
 from __future__ import annotations
 
+import inspect
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,7 +27,7 @@ from bot.exts import _group
 from bot.exts._act import best_effort, bot_of, user_lang
 from bot.exts._answer import answer
 from bot.exts._items import embed_of, lobby_view, or_missing
-from bot.games import PLAYABLE
+from bot.games import playable
 from bot.host.sessions import Refusal, option_refusal
 from bot.table import desired, lobby_post
 from bot.table.words import game_name, refusal_text
@@ -34,7 +36,7 @@ from render.i18n import LANGUAGES, join, t
 from render.i18n import NAMES as LANGUAGE_NAMES
 from render.i18n import language as i18n_language
 from rules.ai import LEVELS
-from rules.registry import game_module
+from rules.registry import entries, game_module
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -116,48 +118,103 @@ def slash_ranges(command: app_commands.Command[Any, ..., Any]) -> dict[str, tupl
             if p.min_value is not None and p.max_value is not None}
 
 
-def _game_choices() -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=game_name(g, "en"), value=g) for g in PLAYABLE]
+SLASH_MOST = 1000
+"""The greatest value ``/game new`` offers for a number option without a maximum of its own."""
 
 
-@app_commands.command(name=ls("bot.cmd.new.name"), description=ls("bot.cmd.new.description"))
-@app_commands.describe(
-    game=ls("bot.cmd.new.game"), round_limit=ls("bot.cmd.new.round_limit"),
-    chief_alone=ls("bot.cmd.new.chief_alone"), edge_strict=ls("bot.cmd.new.edge_strict"),
-    sacred_surroundable=ls("bot.cmd.new.sacred_surroundable"),
-    one_manu_per_ceremony=ls("bot.cmd.new.one_manu_per_ceremony"),
-    repetition=ls("bot.cmd.new.repetition"), quick=ls("bot.cmd.new.quick"),
-    running_score=ls("bot.cmd.new.running_score"),
-    chief_split=ls("bot.cmd.new.chief_split"), ai=ls("bot.cmd.new.ai"),
-    turn_minutes=ls("bot.cmd.new.turn_minutes"),
-    options=ls("bot.cmd.new.options"), language=ls("bot.cmd.new.language"))
-@app_commands.choices(
-    game=_game_choices(),
-    ai=[app_commands.Choice(name=ls(f"term.ai.{level}"), value=level) for level in LEVELS],
-    language=[app_commands.Choice(name=f"{LANGUAGE_NAMES[lang]} ({lang})", value=lang)
-              for lang in LANGUAGES])
-async def new(interaction: discord.Interaction, game: str,
-              round_limit: app_commands.Range[int, 1, 1000] | None = None,
-              chief_alone: bool | None = None, edge_strict: bool | None = None,
-              sacred_surroundable: bool | None = None,
-              one_manu_per_ceremony: bool | None = None, repetition: bool | None = None,
-              quick: bool | None = None, running_score: bool | None = None,
-              chief_split: bool | None = None, ai: str = "greedy",
-              turn_minutes: app_commands.Range[int, 1, 10080] | None = None,
-              options: str | None = None, language: str | None = None) -> None:
-    """Open a lobby: the creator takes the first seat; others join with the button."""
-    given: dict[str, Any] = {}
+@dataclass(frozen=True)
+class Flag:
+    """A game option offered as a parameter of ``/game new``: a yes/no, or a whole number in a
+    range that covers every game offering it (each game's own range is checked afterwards)."""
+
+    name: str
+    kind: str
+    minimum: int = 0
+    maximum: int = SLASH_MOST
+
+    def annotation(self) -> Any:
+        if self.kind == "bool":
+            return bool | None
+        return app_commands.Range[int, self.minimum, self.maximum] | None
+
+    def given(self, value: Any) -> str:
+        """The value chosen in the slash command as an option's text."""
+        return ("yes" if value else "no") if self.kind == "bool" else str(value)
+
+
+def lobby_flags() -> list[Flag]:
+    """The game options ``/game new`` offers: each playable game's lobby options (its registry
+    entry's), in the registry's order, one parameter per name."""
+    flags: dict[str, Flag] = {}
+    for game in entries():
+        if not game.playable:
+            continue
+        for option in game.lobby_options():
+            most = getattr(option, "maximum", None)
+            flag = Flag(option.name, option.kind, option.minimum,
+                        SLASH_MOST if most is None else most)
+            known = flags.get(option.name)
+            if known is not None and known.kind != flag.kind:
+                raise ValueError(f"the option {option.name!r} is a {known.kind} in one game"
+                                 f" and a {flag.kind} in another")
+            if known is not None:
+                flag = Flag(flag.name, flag.kind, min(known.minimum, flag.minimum),
+                            max(known.maximum, flag.maximum))
+            flags[option.name] = flag
+    return list(flags.values())
+
+
+def new_command() -> app_commands.Command[Any, ..., None]:
+    """``/game new``, its parameters generated from the registry: the game, the options the
+    games declare for their lobby (:func:`lobby_flags`), then the AI, the turn's minutes, more
+    options as words and the language. Built when the extension loads, so a game registered
+    before the bot starts is offered with its options."""
+    flags = lobby_flags()
+
+    async def new(interaction: discord.Interaction, game: str, ai: str = "greedy",
+                  turn_minutes: int | None = None, options: str | None = None,
+                  language: str | None = None, **chosen: Any) -> None:
+        """Open a lobby: the creator takes the first seat; others join with the button."""
+        given = {flag.name: flag.given(chosen[flag.name]) for flag in flags
+                 if chosen.get(flag.name) is not None}
+        await open_lobby(interaction, command, game, given, ai, turn_minutes, options,
+                         language)
+
+    plain = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    new.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("interaction", plain, annotation=discord.Interaction),
+        inspect.Parameter("game", plain, annotation=str),
+        *(inspect.Parameter(flag.name, plain, default=None, annotation=flag.annotation())
+          for flag in flags),
+        inspect.Parameter("ai", plain, default="greedy", annotation=str),
+        inspect.Parameter("turn_minutes", plain, default=None,
+                          annotation=app_commands.Range[int, 1, 10080] | None),
+        inspect.Parameter("options", plain, default=None, annotation=str | None),
+        inspect.Parameter("language", plain, default=None, annotation=str | None)])
+    described = ["game", *(flag.name for flag in flags), "ai", "turn_minutes", "options",
+                 "language"]
+    app_commands.describe(**{name: ls(f"bot.cmd.new.{name}") for name in described})(new)
+    app_commands.choices(
+        game=[app_commands.Choice(name=game_name(g, "en"), value=g) for g in playable()],
+        ai=[app_commands.Choice(name=ls(f"term.ai.{level}"), value=level) for level in LEVELS],
+        language=[app_commands.Choice(name=f"{LANGUAGE_NAMES[lang]} ({lang})", value=lang)
+                  for lang in LANGUAGES])(new)
+    command: app_commands.Command[Any, ..., None] = app_commands.command(
+        name=ls("bot.cmd.new.name"), description=ls("bot.cmd.new.description"))(new)
+    return command
+
+
+async def open_lobby(interaction: discord.Interaction,
+                     command: app_commands.Command[Any, ..., None], game: str,
+                     given: dict[str, str], ai: str, turn_minutes: int | None,
+                     options: str | None, language: str | None) -> None:
+    """Open a lobby with the options chosen as parameters (``given``) and typed in
+    ``options``: the creator takes the first seat; others join with the button."""
+    typed: dict[str, Any] = {}
     for word in (options or "").split():
         key, _, value = word.partition("=")
-        given[key.lower()] = value
-    typed = dict(given)
-    flags = {"round_limit": round_limit, "chief_alone": chief_alone,
-             "edge_strict": edge_strict, "sacred_surroundable": sacred_surroundable,
-             "one_manu_per_ceremony": one_manu_per_ceremony, "repetition": repetition,
-             "quick": quick, "running_score": running_score, "chief_split": chief_split}
-    for name, flag in flags.items():
-        if flag is not None:
-            given[name] = ("yes" if flag else "no") if isinstance(flag, bool) else str(flag)
+        typed[key.lower()] = value
+    given = {**typed, **given}
     lang = user_lang(interaction)
     missing = lacking(interaction, needed_here(interaction))
     if missing:
@@ -165,7 +222,7 @@ async def new(interaction: discord.Interaction, game: str,
         return
     no_thread = await thread_lacking(interaction)
     try:
-        check_ranges(game, typed, slash_ranges(new))
+        check_ranges(game, typed, slash_ranges(command))
         session = await bot_of(interaction).games.create(
             channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
             game=game, options=given, creator_id=interaction.user.id,
@@ -190,6 +247,10 @@ async def new(interaction: discord.Interaction, game: str,
     if no_thread:
         await best_effort("say the game has no thread", interaction.followup.send(
             permission_text("bot.permission.no_thread", no_thread, lang), ephemeral=True))
+
+
+new = new_command()
+"""``/game new`` as the built-in games make it (the extension builds it afresh when it loads)."""
 
 @app_commands.command(name=ls("bot.cmd.status.name"), description=ls("bot.cmd.status.description"))
 async def status(interaction: discord.Interaction) -> None:
@@ -255,5 +316,5 @@ async def abort(interaction: discord.Interaction) -> None:
 async def setup(bot: GameBot) -> None:
     """The commands above join the shared ``/game`` group."""
     command: app_commands.Command[Any, ..., None]
-    for command in (new, status, threads, abort):
+    for command in (new_command(), status, threads, abort):
         _group.game.add_command(command, override=True)

@@ -47,7 +47,7 @@ from bot.host.store import (
     mark_of,
 )
 from bot.host.thinking import Thinking
-from rules import ai, fair
+from rules import fair
 from rules.core import (
     CHANCE,
     Event,
@@ -70,7 +70,7 @@ from rules.record import (
     parse_line,
     replay_lines,
 )
-from rules.registry import game_module
+from rules.registry import entry, game_module
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -926,8 +926,8 @@ class Host:
             module = game_module(game)
         except KeyError as exc:
             raise Refusal("bot.refuse.unknown_game_name", game=game) from exc
-        if ai_level not in ai.LEVELS:
-            raise Refusal("bot.refuse.bad_ai", level=ai_level, levels=list(ai.LEVELS))
+        if ai_level not in (levels := entry(game).levels()):
+            raise Refusal("bot.refuse.bad_ai", level=ai_level, levels=list(levels))
         parsed = parse_options(module, options)
         if self.in_channel(channel_id) is not None:
             raise Refusal("bot.refuse.channel_busy")

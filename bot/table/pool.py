@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import itertools
 import logging
 import multiprocessing
@@ -41,14 +42,13 @@ import socket
 import struct
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 from bot.table import Picture
-from render import giants, giganten, makemake
-from rules.registry import game_module
+from rules.registry import GameEntry, entries, entry, game_module
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +60,12 @@ GIVE_UP = 3
 SPILL = 4
 """A stream's worker with this many more pictures waiting than the least busy worker hands
 that picture to the least busy one (its bands are then encoded afresh there)."""
-PRELOAD = ("render.giants", "render.giganten", "render.makemake", "render.giants_screen",
-           "render.giganten_hand")
-"""Imported once by the fork server, so each new worker starts with them loaded."""
+def preload() -> list[str]:
+    """The modules the fork server imports once, so each new worker starts with them loaded:
+    every game's renderer (with what it imports: its screens, hands, art)."""
+    return [game.renderer for game in entries()]
+
+
 NICENESS = 10
 """How much lower the workers' priority is than the bot's (``nice``): measured with 100 games
 moving as fast as they can on two cores, it cut the median wait for a commit from some 200 ms to
@@ -78,8 +81,40 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-BOARDS: dict[str, Callable[..., bytes]] = {
-    "giants": giants.board, "giganten": giganten.board, "makemake": makemake.board}
+class Boards(MutableMapping[str, Callable[..., bytes]]):
+    """Each game's board renderer by game name: the ``board`` of the module its registry entry
+    names. A renderer set here (a test's smaller board) stands in for the entry's until it is
+    deleted again."""
+
+    def __init__(self) -> None:
+        self._found: dict[str, tuple[GameEntry, Callable[..., bytes]]] = {}
+        self._set: dict[str, Callable[..., bytes]] = {}
+
+    def __getitem__(self, name: str) -> Callable[..., bytes]:
+        if name in self._set:
+            return self._set[name]
+        game = entry(name)
+        kept = self._found.get(name)
+        if kept is None or kept[0] is not game:
+            kept = self._found[name] = (game, importlib.import_module(game.renderer).board)
+        return kept[1]
+
+    def __setitem__(self, name: str, board: Callable[..., bytes]) -> None:
+        self._set[name] = board
+
+    def __delitem__(self, name: str) -> None:
+        del self._set[name]
+
+    def __iter__(self) -> Iterator[str]:
+        names = [game.name for game in entries()]
+        return iter(names + [name for name in self._set if name not in names])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+BOARDS = Boards()
+"""The board renderer of every game, found from the registry."""
 
 
 class WorkerDied(RuntimeError):
@@ -227,7 +262,7 @@ class RenderPool:
 
     def _spawn(self) -> _Worker:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(list(PRELOAD))
+        context.set_forkserver_preload(preload())
         ours, theirs = socket.socketpair()
         process = context.Process(target=_serve, args=(theirs,), daemon=True,
                                   name="render worker")
