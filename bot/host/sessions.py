@@ -19,7 +19,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Hashable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Hashable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -37,6 +37,7 @@ from bot.host.store import (
     Forgotten,
     GameMark,
     GameRow,
+    Listener,
     LogRow,
     Purged,
     SeatChangeRow,
@@ -507,6 +508,35 @@ class Host:
         self.reloads = 0
         """Copies read again because another process had changed their game (tests and the
         live benchmark read it: one process over a store never needs to)."""
+        self._listeners: list[Listener] = []
+
+    # --- the one seam after commit -----------------------------------------------------------
+
+    def listen(self, callback: Listener) -> None:
+        """From now on, call ``callback(game_id)`` after every change this host commits to a
+        game (the same shape as :meth:`Store.listen`, which reports the changes of OTHER
+        processes). Every change goes through :meth:`_hold` (or :meth:`_announcing`), which
+        compares the copy in memory before and after: memory changes only after a commit, so
+        a changed copy is a committed change, and nobody has to remember to say so."""
+        self._listeners.append(callback)
+
+    def _announce(self, game_id: int) -> None:
+        for callback in self._listeners:
+            try:
+                callback(game_id)
+            except Exception:
+                log.exception("game %s: a listener to its commits failed", game_id)
+
+    @contextlib.contextmanager
+    def _announcing(self, session: Session) -> Iterator[None]:
+        """Announce the game when the block changed its copy in memory (even when it then
+        raised: what was committed before stands)."""
+        before = _stamp(session)
+        try:
+            yield
+        finally:
+            if _stamp(session) != before:
+                self._announce(session.id)
 
     # --- loading -------------------------------------------------------------------------------
 
@@ -643,6 +673,9 @@ class Host:
         if session is not None and session.status not in ("lobby", "running"):
             self.sessions.pop(game_id, None)
 
+    # What the outbox records of what Discord shows, as it shows it: not announced (the outbox
+    # is the one showing it, in the same pass).
+
     async def set_home(self, game_id: int, thread_id: int) -> None:
         """The table of this game lives in ``thread_id`` (a thread, or the lobby's channel)."""
         session = await self._session(game_id)
@@ -724,24 +757,27 @@ class Host:
     # --- several processes over one store --------------------------------------------------------
 
     @asynccontextmanager
-    async def _hold(self, session: Session) -> AsyncIterator[None]:
+    async def _hold(self, session: Session, quiet: bool = False) -> AsyncIterator[None]:
         """The game's lock around a change: this process's lock and, with a shared store, the
         game's lock across processes, inside which the copy first catches up with the store
         (another process may have moved the game on, handed a seat over, paused it...). A
         :class:`StaleGame` that escapes (the store found an action's number taken: under the
         lock it should not happen, but the database is the judge) leaves the copy reloaded.
-        With SQLite nothing is added: no query, no other lock."""
+        With SQLite nothing is added: no query, no other lock. Whatever the block commits
+        is announced (:meth:`listen`) unless ``quiet`` (a new lobby, shown by its creator's
+        answer until that card is adopted)."""
         async with session.lock:
-            if not self.store.shared:
-                yield
-                return
-            async with self.store.game_lock(session.id):
-                await self._catch_up(session)
-                try:
+            with contextlib.nullcontext() if quiet else self._announcing(session):
+                if not self.store.shared:
                     yield
-                except StaleGame:
-                    await self._reload(session)
-                    raise
+                    return
+                async with self.store.game_lock(session.id):
+                    await self._catch_up(session)
+                    try:
+                        yield
+                    except StaleGame:
+                        await self._reload(session)
+                        raise
 
     def heard(self, game_id: int) -> None:
         """Another process changed this game (:data:`EVERY_GAME`: any game): the copy in
@@ -943,8 +979,9 @@ class Host:
         self._remember(session)
         log.info("game %s (%s) created in channel %s of server %s by user %s", row.id, game,
                  channel_id, guild_id, creator_id)
-        if join:
-            await self.join(session.id, creator_id, creator_name)
+        if join:  # not announced: the answer to its creator posts the lobby card
+            async with self._hold(session, quiet=True):
+                await self._join(session, creator_id, creator_name)
         return session
 
     async def _lobby(self, game_id: int) -> Session:
@@ -958,15 +995,18 @@ class Host:
         """Seat a human; ``name`` is remembered for places that cannot mention (images)."""
         session = await self._session(game_id)
         async with self._hold(session):
-            session = await self._lobby(game_id)
-            if seat := session.seat_of(user_id):
-                raise Refusal("bot.refuse.already_seated", colour=seat.colour)
-            ais = [s for s in session.seats if s.is_ai]
-            if _full(session) and ais:  # a late friend gets the newest AI seat
-                newest = max(ais, key=lambda s: s.joined)
-                await self._hand(session, newest, user_id, name, "replaced", user_id)
-                return newest
-            return await self._add_seat(session, user_id, None, name)
+            return await self._join(session, user_id, name)
+
+    async def _join(self, session: Session, user_id: int, name: str) -> Seat:
+        session = await self._lobby(session.id)
+        if seat := session.seat_of(user_id):
+            raise Refusal("bot.refuse.already_seated", colour=seat.colour)
+        ais = [s for s in session.seats if s.is_ai]
+        if _full(session) and ais:  # a late friend gets the newest AI seat
+            newest = max(ais, key=lambda s: s.joined)
+            await self._hand(session, newest, user_id, name, "replaced", user_id)
+            return newest
+        return await self._add_seat(session, user_id, None, name)
 
     async def add_ai(self, game_id: int, user_id: int, level: str | None = None) -> Seat:
         session = await self._session(game_id)
@@ -1192,8 +1232,9 @@ class Host:
                         session, "its last human player asked to be forgotten"))
         stored = await self.store.forget_user(user_id)
         self.notify.discard(user_id)
-        for session in self.sessions.values():
-            await self._anonymise(session, user_id)
+        for session in list(self.sessions.values()):
+            with self._announcing(session):
+                await self._anonymise(session, user_id)
         return Forgot(stored, lobbies, handed, ended)
 
     async def _close(self, session: Session, why: str) -> Session:
@@ -1442,6 +1483,9 @@ class Host:
             self.notify.add(user_id)
         else:
             self.notify.discard(user_id)
+        for session in list(self.sessions.values()):  # their "your turn" DMs change
+            if session.seat_of(user_id) is not None:
+                self._announce(session.id)
 
     async def undo(self, channel_id: int, user_id: int) -> Report:
         """Take back the user's most recent move with the AI and forced steps after it, while
@@ -1750,6 +1794,17 @@ def _seat(row: SeatRow) -> Seat:
                 timeouts=row.timeouts, away=bool(row.away), was_human=row.was_human,
                 joined=row.joined)
 
+
+
+def _stamp(session: Session) -> tuple[Any, ...]:
+    """What a commit changes in a copy, summed up: the game's row (replaced on every change),
+    its position (a new state object per action), its log, seats, take-backs, changes of
+    hands and closed DMs."""
+    game = session.game
+    return (session.row, id(game.state) if game else None, session.seq, session.status,
+            len(session.takebacks), len(session.changes), frozenset(session.dm_closed),
+            tuple((s.colour, s.user_id, s.ai_level, s.name, s.away, s.timeouts, s.acted_at)
+                  for s in session.seats))
 
 
 def _full(session: Session) -> bool:
