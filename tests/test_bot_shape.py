@@ -52,7 +52,6 @@ MOST_LINES = 500
 TO_SPLIT = {
     "bot.__main__",
     "bot.exts._outbox",
-    "bot.host.sessions",
     "bot.host.store._postgres_store",
     "bot.host.store._rows",
     "bot.host.store._sqlite_store",
