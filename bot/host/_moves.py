@@ -33,6 +33,7 @@ from rules.core import (
     CHANCE,
     Event,
     IllegalAction,
+    forced,
     reveals,
     sealed_by,
     split_words,
@@ -259,11 +260,9 @@ class Moves(GameCache):
                 steps.append(await self._apply(session, seat.colour, action,
                                                "ai" if seat.is_ai else "away"))
                 continue
-            if len(pending) == 1:
-                only = session.legal(pending[0])
-                if len(only) == 1 and str(only[0]).split()[0] == "pass":
-                    steps.append(await self._apply(session, pending[0], only[0], "forced"))
-                    continue
+            if len(pending) == 1 and (action := forced(session.legal(pending[0]))) is not None:
+                steps.append(await self._apply(session, pending[0], action, "forced"))
+                continue
             break
         return steps
 
