@@ -20,7 +20,6 @@ from bot.host._session import (
     Session,
     Step,
     Takeback,
-    seat_of_row,
     with_row,
 )
 from bot.host.store import (
@@ -85,7 +84,7 @@ class GameCache(HostBase):
         row = active.row
         if active.damage is not None:
             raise ValueError(active.damage)
-        session = Session(row, [seat_of_row(s) for s in active.seats],
+        session = Session(row, list(active.seats),
                           dm_closed=set(active.dm_closed), changes=list(active.changes))
         if row.header is not None:
             session.log = [Step.of(r) for r in active.log]
@@ -393,7 +392,7 @@ class GameCache(HostBase):
         if moved is None and row.header is not None:
             rebuilt = await self._rebuild(row, [r.line for r in active.log], active.snapshot)
         session.row = row
-        session.seats = [seat_of_row(s) for s in active.seats]
+        session.seats = list(active.seats)
         session.dm_closed = set(active.dm_closed)
         session.changes = list(active.changes)
         if moved is not None:

@@ -18,8 +18,8 @@ from bot.host.store import (
     GameMark,
     GameRow,
     LogRow,
+    Seat,
     SeatChangeRow,
-    SeatRow,
     mark_of,
 )
 from rules import fair
@@ -46,30 +46,6 @@ class Refusal(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
-
-
-@dataclass
-class Seat:
-    colour: str
-    user_id: int | None
-    ai_level: str | None = None
-    name: str = ""
-    acted_at: str | None = None
-    """When the human last acted in this game (ISO, from the injected clock)."""
-    timeouts: int = 0
-    """Turns in a row on which this human's time ran out."""
-    away: bool = False
-    """Timed out :data:`AWAY_AFTER` times in a row: the AI plays for them at once until they
-    act again (``/game back``, or any move of their own)."""
-    was_human: bool = False
-    """A human held this seat before the AI took it over (they left or were removed)."""
-    joined: int = 0
-    """The seat's place in the order seats were added (the lobby's newest AI seat goes to a
-    late joiner)."""
-
-    @property
-    def is_ai(self) -> bool:
-        return self.user_id is None
 
 
 @dataclass(eq=False)
@@ -366,12 +342,6 @@ class Report:
 def humans_pending(session: Session) -> list[Seat]:
     """The human seats the game waits for now."""
     return [s for c in session.pending() if (s := session.seat(c)) and not s.is_ai]
-
-
-def seat_of_row(row: SeatRow) -> Seat:
-    return Seat(row.colour, row.user_id, row.ai_level, row.name, row.acted_at,
-                timeouts=row.timeouts, away=bool(row.away), was_human=row.was_human,
-                joined=row.joined)
 
 
 def stamp(session: Session) -> tuple[Any, ...]:

@@ -37,12 +37,12 @@ from bot.host._session import (
     Forgot,
     Refusal,
     Report,
-    Seat,
     Session,
     Step,
     Takeback,
 )
 from bot.host._timers import REMIND_AFTER, Timers
+from bot.host.store import Seat
 from rules.core import IllegalAction
 
 

@@ -34,8 +34,8 @@ from bot.host.store._rows import (
     Rate,
     Rating,
     ResultRow,
+    Seat,
     SeatChangeRow,
-    SeatRow,
     Snapshot,
     TakebackRow,
 )
@@ -259,7 +259,7 @@ class Store(ABC):
     # --- seats -----------------------------------------------------------------------------------
 
     @abstractmethod
-    async def seats(self, game_id: int) -> list[SeatRow]:
+    async def seats(self, game_id: int) -> list[Seat]:
         """The game's seats in the order they were taken."""
 
     @abstractmethod

@@ -56,8 +56,8 @@ from bot.host.store._rows import (
     Rating,
     ResultRow,
     SchemaTooNew,
+    Seat,
     SeatChangeRow,
-    SeatRow,
     Snapshot,
     StaleGame,
     StoreClosed,
@@ -619,12 +619,12 @@ class PostgresStore(Store):
 
     # --- seats -----------------------------------------------------------------------------------
 
-    async def seats(self, game_id: int) -> list[SeatRow]:
+    async def seats(self, game_id: int) -> list[Seat]:
         rows = await self._rows(
             "SELECT colour, user_id, ai_level, joined, name, acted_at, timeouts, away,"
             " was_human FROM seats WHERE game_id = $1 ORDER BY joined", game_id)
-        return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"],
-                        r["acted_at"], r["timeouts"], r["away"], bool(r["was_human"]))
+        return [Seat(r["colour"], r["user_id"], r["ai_level"], r["name"], r["acted_at"],
+                     r["timeouts"], bool(r["away"]), bool(r["was_human"]), r["joined"])
                 for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,

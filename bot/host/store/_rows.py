@@ -80,22 +80,28 @@ class GameRow:
         return self.thread_id or self.channel_id
 
 
-@dataclass(frozen=True)
-class SeatRow:
+@dataclass
+class Seat:
+    """A seat of a game: what the store keeps of it, and what the host keeps in memory (one
+    type: the host changes its copy only after the store committed the same values)."""
+
     colour: str
     user_id: int | None
-    ai_level: str | None
-    joined: int
+    ai_level: str | None = None
     name: str = ""
     """The player's display name when they joined: images cannot show mentions."""
     acted_at: str | None = None
-    """When this seat's human last acted in the game (joining counts)."""
+    """When the human last acted in this game (ISO, from the injected clock; joining counts)."""
     timeouts: int = 0
-    """Turns in a row on which the time ran out (reset when the human acts)."""
-    away: int = 0
-    """Marked away after :data:`AWAY_AFTER` timeouts in a row: the AI plays at once."""
+    """Turns in a row on which this human's time ran out."""
+    away: bool = False
+    """Timed out :data:`AWAY_AFTER` times in a row: the AI plays for them at once until they
+    act again (``/game back``, or any move of their own)."""
     was_human: bool = False
-    """A human held this seat before it went to the AI (they left or were removed)."""
+    """A human held this seat before the AI took it over (they left or were removed)."""
+    joined: int = 0
+    """The seat's place in the order seats were added (the lobby's newest AI seat goes to a
+    late joiner)."""
 
     @property
     def is_ai(self) -> bool:
@@ -193,7 +199,7 @@ class ActiveGame:
     ``damage``: None, or why :meth:`Store.log` refuses the game's log (a gap in it)."""
 
     row: GameRow
-    seats: list[SeatRow]
+    seats: list[Seat]
     dm_closed: set[str]
     changes: list[SeatChangeRow]
     snapshot: Snapshot | None
@@ -535,7 +541,7 @@ def _assemble(read: ActiveRows, after: int) -> list[ActiveGame]:
                     for _, seq, state in snapshots.get(row.id, [])]
         loaded.append(ActiveGame(
             row,
-            [SeatRow(colour, user, ai, joined, name, acted, timeouts, away, bool(was))
+            [Seat(colour, user, ai, name, acted, timeouts, bool(away), bool(was), joined)
              for _, colour, user, ai, joined, name, acted, timeouts, away, was
              in seats.get(row.id, [])],
             {colour for _, colour in closed.get(row.id, [])},
