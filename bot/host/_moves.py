@@ -10,6 +10,7 @@ import contextlib
 import logging
 import random
 import time
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -26,7 +27,6 @@ from bot.host._session import (
 )
 from bot.host.clock import iso
 from bot.host.store import (
-    AWAY_AFTER,
     StaleGame,
 )
 from rules.core import (
@@ -45,6 +45,10 @@ from rules.record import (
 )
 
 log = logging.getLogger("bot.host.sessions")  # one name for the host's lines, as documented
+
+
+AWAY_AFTER = 2
+"""Timeouts in a row after which a seat is marked away (the AI plays for it at once)."""
 
 
 def ai_seed(seed: int, seq: int) -> str:
@@ -165,9 +169,13 @@ class Moves(GameCache):
         finished = result is not None
         seq = len(game.lines) + 1
         secret, revealing = sealed_by(events), reveals(events)
+        if revealing:
+            secret = None  # the reveal makes every line public, its own included
+        seat = session.seat(actor)
+        paced = _paced(seat, by, iso(self.store.clock())) if seat is not None else None
         began = time.perf_counter()
         await self.store.append_action(session.id, seq, line, module.to_json(state), finished,
-                                       events=events, by=by, actor=actor, sealed=secret,
+                                       events=events, by=by, seat=paced, sealed=secret,
                                        reveals=revealing)
         self.committed(session.row.game, time.perf_counter() - began)
         session.states[seq - 1] = game.state
@@ -177,14 +185,10 @@ class Moves(GameCache):
         if revealing:
             for step in session.log:
                 step.sealed = None
-        step = Step(actor, line, events, by, seq, None if revealing else secret)
+        step = Step(actor, line, events, by, seq, secret)
         session.log.append(step)
-        if by == "human" and (seat := session.seat(actor)) is not None:
-            seat.acted_at = iso(self.store.clock())
-            seat.timeouts, seat.away = 0, False
-        if by == "timeout" and (seat := session.seat(actor)) is not None:
-            seat.timeouts += 1
-            seat.away = seat.away or seat.timeouts >= AWAY_AFTER
+        if seat is not None and paced is not None:
+            seat.acted_at, seat.timeouts, seat.away = paced.acted_at, paced.timeouts, paced.away
         if finished:
             session.row = with_row(session.row, status="finished")
             self._forget(session)
@@ -286,16 +290,16 @@ class Moves(GameCache):
                 state = (await asyncio.to_thread(replay_lines, session.row.header,
                                                  game.lines[:at])).state
             before = session.stage()
+            acted = replace(seat, acted_at=iso(self.store.clock()), timeouts=0, away=False)
             await self.store.take_back(session.id, at, session.seq, seat.colour,
-                                       module.to_json(state))
+                                       module.to_json(state), acted)
             takeback = Takeback(at, seat.colour, session.log[at:])
             session.log = session.log[:at]
             game.lines = game.lines[:at]
             game.state = state
             session.states = {k: v for k, v in session.states.items() if k < at}
             session.takebacks.append(takeback)
-            seat.acted_at = iso(self.store.clock())
-            seat.timeouts, seat.away = 0, False
+            seat.acted_at, seat.timeouts, seat.away = acted.acted_at, 0, False
             steps = await self._advance_safely(session)
             await self._arm_safely(session)
             return Report(session, steps, before)
@@ -307,9 +311,22 @@ class Moves(GameCache):
             seat = self.seat_for_play(session, user_id)
             if not seat.away:
                 raise Refusal("bot.refuse.not_away")
-            await self.store.set_away(session.id, seat.colour, False)
+            await self.store.set_away(session.id, seat.colour, False, 0)
             seat.away, seat.timeouts = False, 0
             return seat
+
+
+def _paced(seat: Seat, by: str, now: str) -> Seat | None:
+    """The acting seat as it is after its action (None: unchanged): a human's own action
+    stamps when they acted and forgets their timeouts and being away; a timeout counts one
+    more, and :data:`AWAY_AFTER` in a row mark them away (the AI then plays for them at once).
+    The host decides this; the store writes the values."""
+    if by == "human":
+        return replace(seat, acted_at=now, timeouts=0, away=False)
+    if by == "timeout":
+        return replace(seat, timeouts=seat.timeouts + 1,
+                       away=seat.away or seat.timeouts + 1 >= AWAY_AFTER)
+    return None
 
 
 def repeated(session: Session, seat: Seat, words: list[str], now: datetime,

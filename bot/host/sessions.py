@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from bot.host._lobby import Lobby, option_refusal, parse_options
 from bot.host._memo import KEEP_WORKED_OUT, Memo
-from bot.host._moves import Moves, ai_rng, ai_seed, repeated, undo_point
+from bot.host._moves import AWAY_AFTER, Moves, ai_rng, ai_seed, repeated, undo_point
 from bot.host._privacy import Privacy
 from bot.host._results import Results
 from bot.host._seats import Seats
@@ -51,6 +51,6 @@ class Host(Lobby, Seats, Moves, Timers, Privacy, Results):
     change it commits is announced to its listeners (:meth:`listen`)."""
 
 
-__all__ = ["KEEP_STATES", "KEEP_WORKED_OUT", "REMIND_AFTER", "Forgot", "Host", "IllegalAction",
-           "Memo", "Refusal", "Report", "Seat", "Session", "Step", "Takeback", "ai_rng",
-           "ai_seed", "option_refusal", "parse_options", "repeated", "undo_point"]
+__all__ = ["AWAY_AFTER", "KEEP_STATES", "KEEP_WORKED_OUT", "REMIND_AFTER", "Forgot", "Host",
+           "IllegalAction", "Memo", "Refusal", "Report", "Seat", "Session", "Step", "Takeback",
+           "ai_rng", "ai_seed", "option_refusal", "parse_options", "repeated", "undo_point"]

@@ -22,8 +22,6 @@ SCHEMA_VERSION = 13
 """The schema both backends migrate to (their numbered migrations end here)."""
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
-AWAY_AFTER = 2
-"""Timeouts in a row after which a seat is marked away."""
 FORMER_ID = 0
 """The user id a forgotten player's seats, seat changes and games keep (no Discord user has
 it): the record stays, "a former player" held the seat."""
@@ -95,8 +93,8 @@ class Seat:
     timeouts: int = 0
     """Turns in a row on which this human's time ran out."""
     away: bool = False
-    """Timed out :data:`AWAY_AFTER` times in a row: the AI plays for them at once until they
-    act again (``/game back``, or any move of their own)."""
+    """Timed out too many times in a row (the host decides how many): the AI plays for them
+    at once until they act again (``/game back``, or any move of their own)."""
     was_human: bool = False
     """A human held this seat before the AI took it over (they left or were removed)."""
     joined: int = 0
