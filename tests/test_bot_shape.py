@@ -53,7 +53,6 @@ TO_SPLIT = {
     "bot.__main__",
     "bot.exts._outbox",
     "bot.host.store._postgres_store",
-    "bot.host.store._rows",
     "bot.host.store._sqlite_store",
     "bot.table",
 }

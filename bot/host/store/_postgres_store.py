@@ -30,6 +30,18 @@ from asyncpg.pool import PoolConnectionProxy
 from bot.host.clock import Clock, iso, stamp, system_clock
 from bot.host.store._interface import Listener, Store, Transaction
 from bot.host.store._postgres_store_schema import MIGRATIONS, VERSION_TABLE
+from bot.host.store._reading import (
+    ActiveRows,
+    assemble,
+    game_row,
+    gap,
+    is_due,
+    kept_steps,
+    log_row,
+    stored_mark,
+    takeback,
+    without,
+)
 from bot.host.store._rows import (
     CLAIM_LEASE,
     EVERY_GAME,
@@ -40,7 +52,6 @@ from bot.host.store._rows import (
     STATUSES,
     Absence,
     ActiveGame,
-    ActiveRows,
     ChannelBusy,
     DatabaseInfo,
     Forgotten,
@@ -61,18 +72,9 @@ from bot.host.store._rows import (
     StaleGame,
     StoreClosed,
     TakebackRow,
-    assemble,
     dump,
-    game_row,
-    gap,
     heartbeat,
-    is_due,
-    kept_steps,
-    log_row,
     shard_column,
-    stored_mark,
-    takeback,
-    without,
 )
 
 log = logging.getLogger(__name__)

@@ -27,6 +27,18 @@ from typing import Any, TypeVar, cast
 
 from bot.host.clock import Clock, iso, stamp, system_clock
 from bot.host.store._interface import Listener, Store, Transaction
+from bot.host.store._reading import (
+    ActiveRows,
+    assemble,
+    game_row,
+    gap,
+    is_due,
+    kept_steps,
+    log_row,
+    stored_mark,
+    takeback,
+    without,
+)
 from bot.host.store._rows import (
     CLAIM_LEASE,
     FORMER_ID,
@@ -36,7 +48,6 @@ from bot.host.store._rows import (
     STATUSES,
     Absence,
     ActiveGame,
-    ActiveRows,
     ChannelBusy,
     Forgotten,
     GameMark,
@@ -56,18 +67,9 @@ from bot.host.store._rows import (
     StaleGame,
     StoreClosed,
     TakebackRow,
-    assemble,
     dump,
-    game_row,
-    gap,
     heartbeat,
-    is_due,
-    kept_steps,
-    log_row,
     shard_column,
-    stored_mark,
-    takeback,
-    without,
 )
 from bot.host.store._sqlite_store_schema import MIGRATIONS
 from bot.host.store._store_files import write_copy
