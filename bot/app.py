@@ -33,6 +33,7 @@ from bot.host.store import Store, open_store
 from bot.host.thinking import Thinking
 from bot.metrics import Metrics
 from bot.settings import Settings
+from bot.table import Post
 from bot.table.pool import RenderPool
 from bot.translator import CatalogueTranslator
 from bot.web import StatusServer
@@ -145,6 +146,8 @@ class GameBot(commands.Bot):
             self.renders.start()
             self.host = Host(self.store, self.settings.seed_source, self.thinking,
                              committed=self.metrics.committed)
+            self.host.listen(self.show)  # the one seam after commit: every change this
+            # process commits is shown (another process's: ``store.listen`` below)
             self.metrics.watch(queue=lambda: self.outbox.waiting, live=self._live_games,
                                latency=lambda: self.latency)
             if self.settings.http_port is not None:
@@ -290,6 +293,18 @@ class GameBot(commands.Bot):
         if ids is None and self.shard_id is not None:
             ids = [self.shard_id]
         return shards.shows(guild_id, self.shard_count, ids)
+
+    def show(self, game_id: int) -> None:
+        """Have the outbox show the game as stored now, soon: after every change the host
+        commits (it announces them, :meth:`Host.listen`), and when ``/game status`` checks
+        that everything is shown (in the languages now known)."""
+        self.outbox.kick(game_id)
+
+    async def adopt(self, game_id: int, slot: str, message: discord.Message,
+                    post: Post) -> None:
+        """A message an interaction posted itself (the lobby card, as the answer to
+        ``/game new``): the outbox keeps it up to date from now on."""
+        await self.outbox.adopt(game_id, slot, message, post)
 
     def language_of(self, user_id: int, fallback: str) -> str:
         """The language of private messages to this user: theirs once known, else ``fallback``

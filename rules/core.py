@@ -7,7 +7,7 @@ A game module (``rules.makemake``, ...) exposes module-level functions with the 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -169,6 +169,13 @@ class GameModule(Protocol):
     def options_of(self, state: Any) -> Options: ...
     def seats_of(self, state: Any) -> tuple[str, ...]: ...
     def public_line(self, state: Any, line: str, seat: str | None = None) -> str: ...
+
+
+def forced(legal: Sequence[Any]) -> Any | None:
+    """The action a seat has no choice but to play, which a host applies for it: its only
+    legal action, when the engine marks that kind of action ``FORCED`` (a pass: nothing to
+    decide). None when the seat has a choice to make."""
+    return legal[0] if len(legal) == 1 and getattr(legal[0], "FORCED", False) else None
 
 
 def split_words(text: str) -> list[str]:

@@ -31,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from isal import isal_zlib
 from PIL import Image
 
+from bot.host.clock import iso
 from bot.host.sessions import Host
-from bot.host.store import SqliteStore, Store
+from bot.host.store import Seat, SqliteStore, Store
 from render import palette
 from rules.core import GameModule
 from rules.record import Game, parse_line, replay
@@ -213,8 +214,9 @@ async def _store_commits(store: Store, game_id: int, lines: list[str],
     for seq, line in enumerate(lines, start=first):
         actor = line.split(" ", 1)[0]
         by = "chance" if actor == "*" else "human"
+        seat = None if actor == "*" else Seat(actor, 1, acted_at=iso(store.clock()))
         start = time.perf_counter()
-        await store.append_action(game_id, seq, line, state, by=by, actor=actor)
+        await store.append_action(game_id, seq, line, state, by=by, seat=seat)
         ms.append((time.perf_counter() - start) * 1000)
     return ms
 

@@ -301,7 +301,7 @@ async def away_game(db_path: Path) -> None:
             await host.add_ai(game.id, CREATOR)
         await host.start(game.id, CREATOR)
         [human] = [s for s in game.seats if not s.is_ai]
-        await store.set_away(game.id, human.colour, True)
+        await store.set_away(game.id, human.colour, True, human.timeouts)
     finally:
         await store.close()
 

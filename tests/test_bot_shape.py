@@ -1,6 +1,8 @@
 """The shape of bot/ (DESIGN.md "Hosting"): read every module with ``ast`` and check that the
 imports between them form no cycle, that no extension imports another, that SQL lives only in
-the store, that no function imports, and that the layers point one way.
+the store, that no function imports, that the layers point one way, that nothing but the app's
+wiring and the gateway's notices calls into the outbox (the host announces every commit), and
+that no module grows past :data:`MOST_LINES` lines.
 
 Imports inside functions count (they run); imports under ``if TYPE_CHECKING:`` do not."""
 
@@ -33,6 +35,29 @@ FOREIGN = {"bot.host": ("discord", "PIL", "render"), "bot.table": ("discord", "P
            "bot.games": ("discord",)}
 """Libraries a layer must not use: the host knows no Discord and no Pillow; the table and the
 games are Discord-free."""
+
+OUTBOX_CALLERS = {
+    "bot.app": None,
+    "bot.exts.watch": None,
+    "bot.exts.timers": {"reconcile_all"},
+}
+"""Who may call into the outbox (None: any of its methods). The app builds it and subscribes
+it to the host's announcements (``Host.listen``: the one seam after commit) and to the store's
+notices of other processes' commits; the gateway's notices of what Discord deleted or changed
+(a message, a thread, permissions) ask it to show a game again; the timers' tick has it
+reconcile every game. Nothing else tells it of a commit: the host announces every one."""
+
+MOST_LINES = 500
+"""The most lines a module of bot/ may have: past it, a module holds more than one concern."""
+TO_SPLIT = {
+    "bot.__main__",
+    "bot.exts._outbox",
+    "bot.host.store._postgres_store",
+    "bot.host.store._sqlite_store",
+    "bot.table",
+}
+"""Modules over :data:`MOST_LINES` lines when the check came in, each to be split by concern
+(as ``bot/host/`` was): no other module may join them, and one that is split leaves the list."""
 
 
 @dataclass
@@ -256,6 +281,49 @@ def test_the_layers_point_one_way() -> None:
     assert foreign == [], foreign
 
 
+def outbox_calls(module: Module) -> list[tuple[int, str]]:
+    """Every use of an ``outbox`` attribute (``bot.outbox.kick``): (line, what it reaches)."""
+    found, reached = [], set()
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
+                and node.value.attr == "outbox":
+            found.append((node.lineno, node.attr))
+            reached.add(id(node.value))
+    found += [(node.lineno, "") for node in ast.walk(module.tree)
+              if isinstance(node, ast.Attribute) and node.attr == "outbox"
+              and id(node) not in reached]
+    return sorted(found)
+
+
+def test_only_the_app_and_the_gateway_call_into_the_outbox() -> None:
+    found = sorted(f"{module.path.relative_to(ROOT)}:{line}: outbox.{what or '(handed on)'}"
+                   for name, module in MODULES.items() if name not in OUTBOX_CALLERS
+                   for line, what in outbox_calls(module))
+    assert found == [], "calls into the outbox (the host announces every commit): " + \
+        "; ".join(found)
+    for name, allowed in OUTBOX_CALLERS.items():
+        if allowed is not None:
+            wrong = [f"{line}: outbox.{what}" for line, what in outbox_calls(MODULES[name])
+                     if what and what not in allowed]
+            assert wrong == [], f"{name} calls into the outbox: {wrong}"
+    assert any(what == "kick" for _, what in outbox_calls(MODULES["bot.exts.watch"])), \
+        "the check sees the calls it allows"
+
+
+def lines_of(module: Module) -> int:
+    return len(module.path.read_text(encoding="utf-8").splitlines())
+
+
+def test_no_module_of_bot_is_over_its_size() -> None:
+    big = sorted(f"{module.path.relative_to(ROOT)} ({lines_of(module)} lines)"
+                 for name, module in MODULES.items()
+                 if lines_of(module) > MOST_LINES and name not in TO_SPLIT)
+    assert big == [], f"modules over {MOST_LINES} lines (split them by concern): {big}"
+    done = sorted(name for name in TO_SPLIT
+                  if name not in MODULES or lines_of(MODULES[name]) <= MOST_LINES)
+    assert done == [], f"split or gone: take them off TO_SPLIT: {done}"
+
+
 # --- the checker itself --------------------------------------------------------------------------
 
 def test_the_cycle_finder_finds_cycles_and_only_them() -> None:
@@ -285,6 +353,14 @@ def test_type_checking_imports_are_left_out_and_nested_ones_found() -> None:
     relative = ast.parse("from ..host import store\nfrom . import _items\n").body
     assert absolute(module, relative[0]) == "bot.host"  # type: ignore[arg-type]
     assert absolute(module, relative[1]) == "bot.exts"  # type: ignore[arg-type]
+
+
+def test_the_outbox_finder_finds_calls() -> None:
+    source = ("def f(bot, interaction):\n    bot.outbox.kick(1)\n"
+              "    bot_of(interaction).outbox.adopt(1)\n    box = bot.outbox\n"
+              "    bot.outbox_queue.set(1)\n")
+    module = Module("bot.exts.probe", Path("probe.py"), False, ast.parse(source))
+    assert outbox_calls(module) == [(2, "kick"), (3, "adopt"), (4, "")]
 
 
 def test_the_sql_pattern() -> None:

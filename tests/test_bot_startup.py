@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.host import sessions
+from bot.host import _cache
 from bot.host.sessions import Host
 from bot.host.store import SqliteStore, Store
 from rules.record import replay_lines
@@ -67,7 +67,7 @@ async def test_a_start_reads_snapshots_without_replaying(
     def no_replay(*_: object) -> None:
         raise AssertionError("a start replayed a log")
 
-    monkeypatch.setattr(sessions, "replay_lines", no_replay)
+    monkeypatch.setattr(_cache, "replay_lines", no_replay)  # where a start reads games
     fresh = Host(store)
     await fresh.load()
     assert fresh.sessions[game_id].view() == before

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.host.clock import ManualClock
-from bot.host.sessions import Host, Refusal
+from bot.host.clock import ManualClock, iso
+from bot.host.sessions import AWAY_AFTER, Host, Refusal
 from bot.host.store import (
     MIGRATIONS,
     POSTGRES_MIGRATIONS,
@@ -18,6 +18,7 @@ from bot.host.store import (
     ChannelBusy,
     MessageRow,
     SchemaTooNew,
+    Seat,
     SqliteStore,
     Store,
     run,
@@ -396,16 +397,15 @@ async def test_a_sealed_line_stays_sealed_until_a_reveal(store: Store, backend: 
     other = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
     bid = [{"kind": "bid", "seat": "red", "sealed": "red"}]
     await store.append_action(game.id, 1, "* dice 1 2 3", {}, events=[{"kind": "dice"}],
-                              by="chance", actor="*")
-    await store.append_action(game.id, 2, "red bid 2m", {}, events=bid, actor="red",
-                              sealed="red")
-    await store.append_action(other.id, 1, "blue bid 1m", {}, actor="blue", sealed="blue")
+                              by="chance")
+    await store.append_action(game.id, 2, "red bid 2m", {}, events=bid, sealed="red")
+    await store.append_action(other.id, 1, "blue bid 1m", {}, sealed="blue")
     log = await store.log(game.id)
     assert [(r.line, r.by, r.sealed) for r in log] == [
         ("* dice 1 2 3", "chance", None), ("red bid 2m", "human", "red")]
     assert log[1].events == bid, "events are stored as given"
 
-    await store.append_action(game.id, 3, "blue bid 0m", {}, actor="blue", sealed="blue",
+    await store.append_action(game.id, 3, "blue bid 0m", {}, sealed=None,  # as the host says
                               events=[{"kind": "reveal"}], reveals=True)
     assert [r.sealed for r in await store.log(game.id)] == [None, None, None]
     assert await backend.committed("SELECT sealed FROM actions WHERE game_id = ?", game.id) == [
@@ -414,7 +414,9 @@ async def test_a_sealed_line_stays_sealed_until_a_reveal(store: Store, backend: 
     assert await store.actions(game.id) == ["* dice 1 2 3", "red bid 2m", "blue bid 0m"]
 
 
-async def test_a_human_action_stamps_when_its_seat_acted(store: Store) -> None:
+async def test_an_action_writes_its_seat_as_given(store: Store) -> None:
+    """The host decides when a seat acted (a human's own action; see the next test); the
+    store writes the values it is given, and leaves a seat it is not given alone."""
     clock = store.clock
     assert isinstance(clock, ManualClock)
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
@@ -423,12 +425,52 @@ async def test_a_human_action_stamps_when_its_seat_acted(store: Store) -> None:
     joined = {s.colour: s.acted_at for s in await store.seats(game.id)}
     assert joined == {"red": "2026-01-01T00:00:00+00:00", "blue": None}, "joining counts"
     clock.advance(90)
-    await store.append_action(game.id, 1, "red place A1 1", {}, actor="red")
+    red = Seat("red", 1, acted_at=iso(clock()))
+    await store.append_action(game.id, 1, "red place A1 1", {}, seat=red)
     clock.advance(30)
-    await store.append_action(game.id, 2, "blue place A2 1", {}, by="ai", actor="blue")
-    await store.append_action(game.id, 3, "red pass", {}, by="forced", actor="red")
+    await store.append_action(game.id, 2, "blue place A2 1", {}, by="ai")
+    await store.append_action(game.id, 3, "red pass", {}, by="forced")
     acted = {s.colour: s.acted_at for s in await store.seats(game.id)}
     assert acted == {"red": "2026-01-01T00:01:30+00:00", "blue": None}
+
+
+async def test_the_host_decides_when_a_seat_acted_timed_out_or_is_away(store: Store) -> None:
+    """A human's own action stamps when they acted and forgets their timeouts; each timeout
+    counts one more, and AWAY_AFTER in a row mark them away: in memory and, the same values,
+    in the store (AI and forced steps change no seat)."""
+    clock = store.clock
+    assert isinstance(clock, ManualClock)
+    host = Host(store)
+    session = await running_game(host, humans=2, ai=1)
+    await host.set_turn_time(CHANNEL, 1, 60)
+
+    async def stored() -> dict[str, tuple[str | None, int, bool]]:
+        return {s.colour: (s.acted_at, s.timeouts, s.away) for s in await store.seats(session.id)
+                if not s.is_ai}
+
+    def memory() -> dict[str, tuple[str | None, int, bool]]:
+        return {s.colour: (s.acted_at, s.timeouts, s.away) for s in session.seats
+                if not s.is_ai}
+
+    for _ in range(3 * AWAY_AFTER):  # turns go round: a seat's timeouts come in turn
+        clock.advance(61)
+        report = await host.timeout(session.id, clock())
+        assert any(step.by == "timeout" for step in report.steps)
+        assert await stored() == memory()
+        if session.away():
+            break
+    [away] = session.away()
+    assert away.timeouts == AWAY_AFTER, "timed out AWAY_AFTER times in a row: away"
+    clock.advance(5)
+    seat = next(s for c in session.pending() if (s := session.seat(c)) and not s.is_ai)
+    assert seat.user_id is not None and seat.timeouts > 0
+    await host.play(CHANNEL, seat.user_id, session.legal_lines(seat.colour)[0])
+    assert (seat.acted_at, seat.timeouts, seat.away) == (iso(clock()), 0, False)
+    assert await stored() == memory()
+    assert away.user_id is not None
+    await host.back(CHANNEL, away.user_id)
+    assert (away.timeouts, away.away) == (0, False)
+    assert await stored() == memory()
 
 
 async def test_message_slots_are_set_replaced_and_dropped(store: Store) -> None:
@@ -574,7 +616,7 @@ async def test_a_take_back_keeps_the_rows_it_removes(store: Store, backend: Back
     await store.add_seat(game.id, "red", 1, None, "ana")
     for seq, line in enumerate(["red place A1 1", "blue place E9 1"], start=1):
         await store.append_action(game.id, seq, line, {"seq": seq}, by="human" if seq == 1
-                                  else "ai", actor=line.split()[0])
+                                  else "ai")
     with pytest.raises(RuntimeError, match="does not end"):
         await store.take_back(game.id, 0, 3, "red", {"seq": 0})
     assert await store.actions(game.id) == ["red place A1 1", "blue place E9 1"]
@@ -586,7 +628,7 @@ async def test_a_take_back_keeps_the_rows_it_removes(store: Store, backend: Back
     assert (kept.at, kept.colour) == (0, "red")
     assert [(r.seq, r.line, r.by) for r in kept.rows] == [
         (1, "red place A1 1", "human"), (2, "blue place E9 1", "ai")]
-    await store.append_action(game.id, 1, "red place A2 1", {"seq": 1}, actor="red")
+    await store.append_action(game.id, 1, "red place A2 1", {"seq": 1})
     assert await store.actions(game.id) == ["red place A2 1"], "the next action is number 1"
     assert {"paused_by", "paused_left"} <= await backend.columns("games")
     assert {"timeouts", "away"} <= await backend.columns("seats")

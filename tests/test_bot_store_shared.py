@@ -115,7 +115,7 @@ async def test_an_action_number_is_taken_once_among_stores(backend: Backend,
     try:
         game = await running(many[0])
         outcomes = await asyncio.gather(
-            *(store.append_action(game.id, 1, f"red place A{n} 1", {"by": n}, actor="red")
+            *(store.append_action(game.id, 1, f"red place A{n} 1", {"by": n})
               for n, store in enumerate(many)), return_exceptions=True)
         winners = [n for n, outcome in enumerate(outcomes) if outcome is None]
         assert len(winners) == 1
@@ -151,14 +151,14 @@ async def test_every_change_another_store_makes_changes_the_game_s_mark(
         first.set_thread(game.id, 501),
         first.set_deadline(game.id, deadline),
         first.mark_reminded(game.id),
-        first.append_action(game.id, 1, "red pass", {"seq": 1}, actor="red"),
-        first.append_action(game.id, 2, "blue pass", {"seq": 2}, by="ai", actor="blue"),
+        first.append_action(game.id, 1, "red pass", {"seq": 1}),
+        first.append_action(game.id, 2, "blue pass", {"seq": 2}, by="ai"),
         first.take_back(game.id, 1, 2, "red", {"seq": 1}),
-        first.append_action(game.id, 2, "blue pass", {"seq": 2}, by="ai", actor="blue"),
+        first.append_action(game.id, 2, "blue pass", {"seq": 2}, by="ai"),
         first.set_paused(game.id, 1, 30, None),
         first.set_paused(game.id, None, None, deadline),
         first.set_turn_time(game.id, 120, deadline, None),
-        first.set_away(game.id, "red", True),
+        first.set_away(game.id, "red", True, 2),
         first.set_dm_closed(game.id, "red", True),
         first.change_seat(game.id, "blue", change, user_id=3, ai_level=None, name="cy"),
         first.remove_seat(game.id, "blue"),
@@ -185,7 +185,7 @@ async def test_one_game_is_read_whole_or_from_a_row_on(stores: list[Store]) -> N
     game = await running(first)
     await first.set_dm_closed(game.id, "red", True)
     for seq in (1, 2, 3):
-        await first.append_action(game.id, seq, f"red pass {seq}", {"seq": seq}, actor="red")
+        await first.append_action(game.id, seq, f"red pass {seq}", {"seq": seq})
     whole = await second.load_game(game.id)
     assert whole is not None and whole.damage is None
     [active] = await second.load_active()
@@ -354,14 +354,14 @@ async def test_every_change_of_a_game_is_heard_by_the_other_store_and_not_by_its
         first.set_thread(game.id, 501),
         first.set_deadline(game.id, deadline),
         first.mark_reminded(game.id),
-        first.append_action(game.id, 1, "red pass", {"seq": 1}, actor="red"),
-        first.append_action(game.id, 2, "blue pass", {"seq": 2}, by="ai", actor="blue"),
+        first.append_action(game.id, 1, "red pass", {"seq": 1}),
+        first.append_action(game.id, 2, "blue pass", {"seq": 2}, by="ai"),
         first.take_back(game.id, 1, 2, "red", {"seq": 1}),
         first.write_snapshot(game.id, 1, {"seq": 1}),
         first.set_paused(game.id, 1, 30, None),
         first.set_paused(game.id, None, None, deadline),
         first.set_turn_time(game.id, 120, deadline, None),
-        first.set_away(game.id, "red", True),
+        first.set_away(game.id, "red", True, 2),
         first.set_dm_closed(game.id, "red", True),
         first.change_seat(game.id, "blue", change, user_id=3, ai_level=None, name="cy"),
         first.set_status(game.id, "finished"),

@@ -22,6 +22,7 @@ from bot.host.store import (
     LogRow,
     PostgresStore,
     SchemaTooNew,
+    Seat,
     SeatChangeRow,
     SqliteStore,
     StaleGame,
@@ -35,6 +36,10 @@ CHANNEL = 100
 WAIT = 30.0
 """Most seconds a test waits for the writer's thread to reach a point (it takes
 milliseconds; the bound only keeps a broken store from hanging the run)."""
+STAMP = "2026-01-01T00:00:00+00:00"
+"""When a test's seat last acted."""
+RED = Seat("red", 1, acted_at=STAMP)
+"""A test's acting seat, as the host gives it to the store."""
 FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, language="en",
               ai_level="random")
 
@@ -99,7 +104,7 @@ async def test_an_action_is_one_round_trip_to_the_writer(sqlite_store: SqliteSto
 
     monkeypatch.setattr(store._writer, "submit", counting)
     await store.append_action(game.id, 1, "red bid 2m", {"seq": 1}, events=[{"kind": "x"}],
-                              actor="red", sealed="red", reveals=True, finished=True)
+                              seat=RED, reveals=True, finished=True)
     assert len(jobs) == 1, "log row, reveal, snapshot, game and seats: one job"
     row = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
     assert len(jobs) == 2 and row.status == "lobby", "the new row comes back with the commit"
@@ -127,7 +132,8 @@ async def test_an_action_is_one_statement_on_postgresql(pg_url: str,
 
         monkeypatch.setattr(store, "_pool", Counting())
         await store.append_action(game.id, 1, "red bid 2m", {"seq": 1}, events=[{"kind": "x"}],
-                                  actor="red", sealed="red", reveals=True, finished=True)
+                                  seat=RED, reveals=True,
+                                  finished=True)
         assert len(statements) == 1, "log row, reveal, snapshot, game, seat, notification"
         monkeypatch.undo()
         [logged] = await store.log(game.id)
@@ -162,7 +168,7 @@ async def test_a_cancelled_write_runs_to_its_end(sqlite_store: SqliteStore, db_p
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
     gate = Gate(crash if fails else None)
     task = asyncio.create_task(store.append_action(game.id, 1, "red place A1 1", {"seq": 1},
-                                                   actor="red", before_commit=gate))
+                                                   before_commit=gate))
     await gate.reached()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -183,7 +189,7 @@ async def test_a_failing_write_changes_nothing_and_the_next_one_works(store: Sto
     await store.append_action(game.id, 1, "red place A1 1", {"seq": 1})
     with pytest.raises(StaleGame) as stale:  # a second writer's row 1
         await store.append_action(game.id, 1, "blue place A2 1", {"seq": "other"}, by="timeout",
-                                  actor="red", finished=True)
+                                  seat=Seat("red", 1, timeouts=1), finished=True)
     assert (stale.value.game_id, stale.value.seq) == (game.id, 1)
     with pytest.raises(Crash):
         await store.append_action(game.id, 2, "blue place A2 1", {"seq": 2},
@@ -226,7 +232,7 @@ async def test_writes_waiting_together_commit_together(sqlite_store: SqliteStore
     await store.add_seat(game.id, "red", 1, None, "ana")
     gate, held, statements = await _held_writer(store)
     writes = [asyncio.ensure_future(store.append_action(game.id, 1, "red place A1 1",
-                                                        {"seq": 1}, actor="red")),
+                                                        {"seq": 1}, seat=RED)),
               asyncio.ensure_future(store.append_action(game.id, 1, "red place A2 1",
                                                         {"seq": "other"})),
               asyncio.ensure_future(store.set_notify(7, True)),
@@ -351,7 +357,7 @@ async def test_a_memory_database_reads_on_its_one_connection() -> None:
     try:
         game = await store.create_game(channel_id=CHANNEL, **FIELDS)
         await store.add_seat(game.id, "red", 1, None, "ana")
-        await store.append_action(game.id, 1, "red place A1 1", {"seq": 1}, actor="red")
+        await store.append_action(game.id, 1, "red place A1 1", {"seq": 1}, seat=RED)
         assert await store.actions(game.id) == ["red place A1 1"]
         [loaded] = await store.load_active()
         assert [s.colour for s in loaded.seats] == ["red"] and loaded.snapshot is not None
@@ -430,9 +436,9 @@ async def many_games(store: Store) -> None:
     await store.start_game(undo.id, "game makemake red blue green seed=3", {"seq": 0})
     for seq in (1, 2, 3):
         await store.append_action(undo.id, seq, f"red pass {seq}", {"seq": seq},
-                                  events=[{"kind": "pass", "n": seq}], actor="red")
+                                  events=[{"kind": "pass", "n": seq}], seat=RED)
     await store.take_back(undo.id, 1, 3, "red", {"seq": 1})
-    await store.append_action(undo.id, 2, "red pass again", {"seq": 2}, actor="red")
+    await store.append_action(undo.id, 2, "red pass again", {"seq": 2}, seat=RED)
     finished = await store.create_game(channel_id=6, **FIELDS)
     await store.add_seat(finished.id, "red", 1, None)
     await store.append_action(finished.id, 1, "red pass", {}, finished=True)

@@ -1,8 +1,9 @@
-"""What a click, a pick or a typed choice does: play it through the host, then let the outbox
-show it. Shared by the components (:mod:`bot.exts._items`) and the cogs.
+"""What a click, a pick or a typed choice does: play it through the host, whose commit the
+outbox shows (the host announces every commit). Shared by the components
+(:mod:`bot.exts._items`) and the cogs.
 
 The answer to the acting user is best effort and never gates the table: the move is committed
-first, the outbox is told second, and only then is the user answered (a failed answer is
+first, announced by the host to the outbox, and only then is the user answered (a failed answer is
 logged and forgotten; the table shows the move anyway).
 """
 
@@ -88,20 +89,18 @@ async def play(interaction: discord.Interaction, game_id: int, text: str, *,
         await best_effort("answer a refusal", answer(interaction, refusal(
             session, interaction.user.id, text, error, user_lang(interaction))))
         return None
-    bot.outbox.kick(game_id)
     return report
 
 
 async def host_change(interaction: discord.Interaction,
                       change: Awaitable[Session]) -> Session | None:
     """A slash command's change of a game through the host: a refusal is answered privately
-    and gives None; otherwise the outbox is told to show the game as it now is."""
+    and gives None; otherwise the host announced the commit, which the outbox shows."""
     try:
         session = await change
     except Refusal as error:
         await answer(interaction, refusal_text(None, error, user_lang(interaction)))
         return None
-    bot_of(interaction).outbox.kick(session.id)
     return session
 
 
@@ -129,7 +128,6 @@ async def lobby(interaction: discord.Interaction, game_id: int, op: str) -> None
         await best_effort("answer a refusal", answer(
             interaction, refusal_text(session, error, user_lang(interaction))))
         return
-    bot.outbox.kick(game_id)
 
 
 # --- the live table --------------------------------------------------------------------------

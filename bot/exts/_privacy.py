@@ -43,7 +43,5 @@ async def confirm(interaction: discord.Interaction, owner: int) -> None:
     bot = bot_of(interaction)
     forgot = await bot.games.forget(owner)
     bot.languages.pop(owner, None)
-    for session in [*forgot.lobbies, *(r.session for r in forgot.handed), *forgot.ended]:
-        bot.outbox.kick(session.id)
     log.info("a user had the bot forget them")
     await interaction.edit_original_response(content=forgot_text(forgot, lang), view=None)

@@ -104,7 +104,6 @@ class Dms(commands.Cog):
                 if isinstance(error, IllegalAction) else refusal_text(session, error, lang)
             await message.channel.send(reply[:MAX_CONTENT])
             return
-        self.bot.outbox.kick(session.id)
         try:
             await message.add_reaction(DONE)
         except discord.HTTPException as error:

@@ -243,7 +243,7 @@ async def open_lobby(interaction: discord.Interaction,
         log.warning("game %s: the lobby card's id is unknown (%s)", session.id, error)
         return
     await bot_of(interaction).games.set_lobby_message(session.id, message.id)
-    await bot_of(interaction).outbox.adopt(session.id, "lobby", message, post)
+    await bot_of(interaction).adopt(session.id, "lobby", message, post)
     if no_thread:
         await best_effort("say the game has no thread", interaction.followup.send(
             permission_text("bot.permission.no_thread", no_thread, lang), ephemeral=True))
@@ -263,7 +263,7 @@ async def status(interaction: discord.Interaction) -> None:
         await answer(interaction, t("bot.refuse.no_game", lang))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    bot_of(interaction).outbox.kick(session.id)
+    bot_of(interaction).show(session.id)
     if session.status == "lobby":
         post = lobby_post(session, lang)
         await interaction.followup.send(embed=or_missing(embed_of(post, image=False)),
@@ -306,7 +306,6 @@ async def abort(interaction: discord.Interaction) -> None:
     except Refusal as error:
         await answer(interaction, refusal_text(None, error, user_lang(interaction)))
         return
-    bot_of(interaction).outbox.kick(session.id)
     await best_effort("announce an abort", interaction.response.send_message(
         t("bot.abort.done", session.row.language,
           game=game_name(session.row.game, session.row.language),

@@ -63,7 +63,6 @@ async def undo(interaction: discord.Interaction) -> None:
     except Refusal as error:
         await answer(interaction, refusal_text(bot.games.in_channel(channel_id), error, lang))
         return
-    bot.outbox.kick(report.session.id)
     takeback = report.session.takebacks[-1]
     line = takeback.steps[0].line.split(" ", 1)[-1]
     key = "bot.pace.undone_more" if len(takeback.steps) > 1 else "bot.pace.undone"
@@ -125,9 +124,6 @@ async def back(interaction: discord.Interaction) -> None:
     except Refusal as error:
         await answer(interaction, refusal_text(None, error, lang))
         return
-    session = bot.games.in_channel(channel_id)
-    if session is not None:
-        bot.outbox.kick(session.id)
     await answer(interaction, t("bot.pace.back", lang))
 
 
@@ -142,9 +138,6 @@ async def notify(interaction: discord.Interaction, setting: str) -> None:
     bot = bot_of(interaction)
     on = setting == "on"
     await bot.games.set_notify(interaction.user.id, on)
-    for session in list(bot.games.sessions.values()):
-        if session.seat_of(interaction.user.id) is not None:
-            bot.outbox.kick(session.id)
     await answer(interaction, t("bot.pace.notify_on" if on else "bot.pace.notify_off",
                                 user_lang(interaction)))
 

@@ -115,7 +115,6 @@ class Play(commands.Cog):
                 if isinstance(error, IllegalAction) else refusal_text(session, error, lang)
             await best_effort("answer a refusal", answer(interaction, text))
             return
-        self.bot.outbox.kick(report.session.id)
         first = report.steps[0]
         secrets = private_lines(report.session, report.steps, first.actor, lang)
         await best_effort("confirm a move", interaction.followup.send(

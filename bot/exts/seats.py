@@ -70,7 +70,6 @@ async def leave(interaction: discord.Interaction) -> None:
     except Refusal as error:
         await _answer(interaction, refusal_text(session, error, lang))
         return
-    bot.outbox.kick(session.id)
     await _answer(interaction, text)
 
 
@@ -96,7 +95,6 @@ async def take(interaction: discord.Interaction, colour: str,
     except Refusal as error:
         await _answer(interaction, refusal_text(session, error, lang))
         return
-    bot.outbox.kick(session.id)
     key = "bot.seats.done.handed" if taker.id != interaction.user.id else \
         "bot.seats.done.took_screen" if game_ui(session.row.game).has_screen() else \
         "bot.seats.done.took"
@@ -142,7 +140,6 @@ async def kick(interaction: discord.Interaction, user: discord.User) -> None:
     except Refusal as error:
         await _answer(interaction, refusal_text(session, error, lang))
         return
-    bot.outbox.kick(session.id)
     assert seat is not None
     key = "bot.seats.done.kicked_lobby" if lobby else "bot.seats.done.kicked"
     await _answer(interaction, t(key, lang, who=user.mention, seat=colour_name(seat.colour, lang),

@@ -47,7 +47,6 @@ class Timers(commands.Cog):
                     await self.bot.games.timeout(session.id, now)
                 else:
                     await self.bot.games.remind(session.id)
-                self.bot.outbox.kick(session.id)
             except Exception:
                 log.exception("turn timer of game %s failed", session.id)
 

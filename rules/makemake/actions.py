@@ -32,6 +32,10 @@ class Withdraw:
 
 @dataclass(frozen=True)
 class Pass:
+    FORCED = True
+    """A pass that is a seat's only legal action is no decision: the host plays it for the
+    seat (:func:`rules.core.forced`)."""
+
     def __str__(self) -> str:
         return "pass"
 

@@ -28,7 +28,6 @@ from bot.host.store._postgres_store import read_heartbeats as read_postgres_hear
 from bot.host.store._postgres_store_schema import MIGRATIONS as POSTGRES_MIGRATIONS
 from bot.host.store._rows import (
     ACTIVE,
-    AWAY_AFTER,
     CLAIM_LEASE,
     EVERY_GAME,
     FORMER_ID,
@@ -54,8 +53,8 @@ from bot.host.store._rows import (
     Rating,
     ResultRow,
     SchemaTooNew,
+    Seat,
     SeatChangeRow,
-    SeatRow,
     Snapshot,
     StaleGame,
     StoreClosed,
@@ -81,13 +80,13 @@ from bot.host.store._store_files import (
 from bot.host.store._unavailable import unavailable
 
 __all__ = [
-    "ACTIVE", "AWAY_AFTER", "CHECKPOINT_EVERY", "CLAIM_LEASE", "COPIED_TABLES",
+    "ACTIVE", "CHECKPOINT_EVERY", "CLAIM_LEASE", "COPIED_TABLES",
     "DEFAULT_POOL_SIZE", "EVERY_GAME", "FORMER_ID", "FORMER_PLAYER", "GAME_TABLES", "LEFT_OUT",
     "MIGRATIONS", "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMES", "SCHEMA_VERSION", "STATUSES",
     "Absence", "ActiveGame", "BackupInfo", "ChannelBusy", "Checkpointed", "Copied", "DatabaseInfo",
     "Forgotten", "GameMark", "GameRow", "Heartbeat", "InstanceLock", "InstanceRunning",
     "Listener", "LogRow", "MessageRow", "PlayerStats", "PostgresStore", "Purged", "Rate",
-    "Rating", "ResultRow", "SchemaDiffers", "SchemaTooNew", "SeatChangeRow", "SeatRow",
+    "Rating", "ResultRow", "SchemaDiffers", "SchemaTooNew", "Seat", "SeatChangeRow",
     "Snapshot", "SqliteStore", "StaleGame", "Store", "StoreClosed", "TakebackRow",
     "TargetNotEmpty", "Transaction", "backup", "backup_before_migrating", "copy_to_postgres",
     "inspect", "inspect_postgres", "is_postgres", "lock_path", "mark_of", "migrate",

@@ -21,7 +21,10 @@ from typing import Any
 import asyncpg
 
 from bot.host.store._postgres_store import APPLICATION, Connection, PostgresStore
-from bot.host.store._rows import GAME_TABLES, SCHEMA_VERSION
+from bot.host.store._rows import (
+    GAME_TABLES,
+    SCHEMA_VERSION,
+)
 from bot.host.store._sqlite_store import SqliteStore
 from bot.host.store._store_files import _read_only
 

@@ -34,8 +34,8 @@ from bot.host.store._rows import (
     Rate,
     Rating,
     ResultRow,
+    Seat,
     SeatChangeRow,
-    SeatRow,
     Snapshot,
     TakebackRow,
 )
@@ -259,7 +259,7 @@ class Store(ABC):
     # --- seats -----------------------------------------------------------------------------------
 
     @abstractmethod
-    async def seats(self, game_id: int) -> list[SeatRow]:
+    async def seats(self, game_id: int) -> list[Seat]:
         """The game's seats in the order they were taken."""
 
     @abstractmethod
@@ -285,15 +285,15 @@ class Store(ABC):
         """Every change of hands in the game, oldest first."""
 
     @abstractmethod
-    async def set_away(self, game_id: int, colour: str, away: bool) -> None:
-        """Mark a seat away (the AI plays for it at once) or back (its timeouts forgotten)."""
+    async def set_away(self, game_id: int, colour: str, away: bool, timeouts: int) -> None:
+        """The seat's away mark and timeouts in a row, as given (the host decides them)."""
 
     # --- actions and snapshots -------------------------------------------------------------------
 
     @abstractmethod
     async def append_action(self, game_id: int, seq: int, line: str, state: dict[str, Any],
                             finished: bool = False, *, events: list[dict[str, Any]] | None = None,
-                            by: str = "human", actor: str | None = None,
+                            by: str = "human", seat: Seat | None = None,
                             sealed: str | None = None, reveals: bool = False,
                             before_commit: Callable[[], None] | None = None) -> None:
         """Log row ``seq`` and the snapshot after it, in ONE transaction, one round trip.
@@ -301,11 +301,12 @@ class Store(ABC):
         ``seq`` must be the next number (1 for the first action): when it is taken already,
         another writer applied an action first, and :class:`StaleGame` is raised without
         anything changed. ``finished`` ends the game. ``sealed`` keeps the line private to
-        that seat; ``reveals`` makes every sealed row of the game public (the engine's events
-        say both). A human's action (``by="human"``) also stamps their seat's ``acted_at`` and
-        forgets its timeouts; a timeout (``by="timeout"``) counts one more for the seat, and
-        :data:`AWAY_AFTER` in a row mark it away. ``before_commit`` (run inside the
-        transaction, just before COMMIT) lets tests simulate a crash there."""
+        that seat; ``reveals`` makes every earlier sealed row of the game public (the host
+        says both, from the engine's events). ``seat`` is the acting seat as it is after the
+        action: its ``acted_at``, ``timeouts`` and ``away`` are written as given (None: the
+        seat is unchanged). The store decides none of these: it writes values.
+        ``before_commit`` (run inside the transaction, just before COMMIT) lets tests simulate
+        a crash there."""
 
     @abstractmethod
     async def actions(self, game_id: int) -> list[str]:
@@ -319,10 +320,11 @@ class Store(ABC):
 
     @abstractmethod
     async def take_back(self, game_id: int, at: int, expect_seq: int, colour: str,
-                        state: dict[str, Any]) -> None:
+                        state: dict[str, Any], seat: Seat | None = None) -> None:
         """``colour`` takes back every log row after ``at``: in ONE transaction the rows are
         kept as they were in ``takebacks``, leave the live log, and the snapshot becomes
-        ``state`` (the position after row ``at``); the seat counts as having acted. The log
+        ``state`` (the position after row ``at``); ``seat`` (the taker's, as it is after) has its
+        ``acted_at``, ``timeouts`` and ``away`` written as given. The log
         must end at ``expect_seq`` (else another writer got there first, nothing changes and
         ``RuntimeError`` is raised)."""
 

@@ -30,8 +30,19 @@ from asyncpg.pool import PoolConnectionProxy
 from bot.host.clock import Clock, iso, stamp, system_clock
 from bot.host.store._interface import Listener, Store, Transaction
 from bot.host.store._postgres_store_schema import MIGRATIONS, VERSION_TABLE
+from bot.host.store._reading import (
+    ActiveRows,
+    assemble,
+    game_row,
+    gap,
+    is_due,
+    kept_steps,
+    log_row,
+    stored_mark,
+    takeback,
+    without,
+)
 from bot.host.store._rows import (
-    AWAY_AFTER,
     CLAIM_LEASE,
     EVERY_GAME,
     FORMER_ID,
@@ -41,7 +52,6 @@ from bot.host.store._rows import (
     STATUSES,
     Absence,
     ActiveGame,
-    ActiveRows,
     ChannelBusy,
     DatabaseInfo,
     Forgotten,
@@ -56,24 +66,15 @@ from bot.host.store._rows import (
     Rating,
     ResultRow,
     SchemaTooNew,
+    Seat,
     SeatChangeRow,
-    SeatRow,
     Snapshot,
     StaleGame,
     StoreClosed,
     TakebackRow,
-    assemble,
     dump,
-    game_row,
-    gap,
     heartbeat,
-    is_due,
-    kept_steps,
-    log_row,
     shard_column,
-    stored_mark,
-    takeback,
-    without,
 )
 
 log = logging.getLogger(__name__)
@@ -119,7 +120,7 @@ def _changing(sql: str, n: int) -> str:
 _APPEND = f"""
 WITH logged AS (
     INSERT INTO actions (game_id, seq, line, sealed, events, "by")
-    VALUES ($1, $2, $3, CASE WHEN $7::boolean THEN NULL ELSE $4::text END, $5, $6)
+    VALUES ($1, $2, $3, $4::text, $5, $6)
     RETURNING game_id
 ), revealed AS (
     UPDATE actions SET sealed = NULL WHERE $7::boolean AND game_id = $1 AND sealed IS NOT NULL
@@ -132,19 +133,15 @@ WITH logged AS (
         status = CASE WHEN $10::boolean THEN 'finished' ELSE status END
     WHERE id = $1
 ), seated AS (
-    UPDATE seats SET
-        acted_at = CASE WHEN $6 = 'human' THEN $9 ELSE acted_at END,
-        timeouts = CASE WHEN $6 = 'human' THEN 0 ELSE timeouts + 1 END,
-        away = CASE WHEN $6 = 'human' THEN 0 WHEN timeouts + 1 >= {AWAY_AFTER} THEN 1
-                    ELSE away END
-    WHERE game_id = $1 AND colour = $11::text AND $6 IN ('human', 'timeout')
+    UPDATE seats SET acted_at = $13::text, timeouts = $14::integer, away = $15::integer
+    WHERE game_id = $1 AND colour = $11::text
 )
 SELECT pg_notify('{CHANNEL}', $12) FROM logged
 """
-"""Log row, reveal (the new row is written public, the older ones are made public), snapshot
-(never replaced by an older one), game, seat and notification: the whole of
-:meth:`Store.append_action` in one statement. The new row is invisible to the other parts (they
-all see the statement's snapshot), hence the reveal's two halves."""
+"""Log row, reveal (the older sealed rows are made public), snapshot (never replaced by an older
+one), game, the acting seat's values as given (``$11`` None: none) and notification: the whole
+of :meth:`Store.append_action` in one statement. The new row is invisible to the other parts
+(they all see the statement's snapshot): it is written with the secrecy the host gave it."""
 
 
 _MARKS = """
@@ -619,12 +616,12 @@ class PostgresStore(Store):
 
     # --- seats -----------------------------------------------------------------------------------
 
-    async def seats(self, game_id: int) -> list[SeatRow]:
+    async def seats(self, game_id: int) -> list[Seat]:
         rows = await self._rows(
             "SELECT colour, user_id, ai_level, joined, name, acted_at, timeouts, away,"
             " was_human FROM seats WHERE game_id = $1 ORDER BY joined", game_id)
-        return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"],
-                        r["acted_at"], r["timeouts"], r["away"], bool(r["was_human"]))
+        return [Seat(r["colour"], r["user_id"], r["ai_level"], r["name"], r["acted_at"],
+                     r["timeouts"], bool(r["away"]), bool(r["was_human"]), r["joined"])
                 for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
@@ -670,22 +667,23 @@ class PostgresStore(Store):
                                 " FROM seat_changes WHERE game_id = $1 ORDER BY n", game_id)
         return [SeatChangeRow(*r) for r in rows]
 
-    async def set_away(self, game_id: int, colour: str, away: bool) -> None:
-        await self._change("UPDATE seats SET away = $3, timeouts = CASE WHEN $4::boolean"
-                           " THEN timeouts ELSE 0 END WHERE game_id = $1 AND colour = $2",
-                           game_id, colour, int(away), away)
+    async def set_away(self, game_id: int, colour: str, away: bool, timeouts: int) -> None:
+        await self._change("UPDATE seats SET away = $3, timeouts = $4 WHERE game_id = $1"
+                           " AND colour = $2", game_id, colour, int(away), timeouts)
 
     # --- actions and snapshots -------------------------------------------------------------------
 
     async def append_action(self, game_id: int, seq: int, line: str, state: dict[str, Any],
                             finished: bool = False, *, events: list[dict[str, Any]] | None = None,
-                            by: str = "human", actor: str | None = None,
+                            by: str = "human", seat: Seat | None = None,
                             sealed: str | None = None, reveals: bool = False,
                             before_commit: Callable[[], None] | None = None) -> None:
         """One statement, one round trip; with ``before_commit``, that statement inside an
         explicit transaction (for tests: BEGIN and COMMIT cost two more)."""
         args = (game_id, seq, line, sealed, dump(events or []), by, reveals, dump(state),
-                stamp(self.clock), finished, actor, self._told(game_id))
+                stamp(self.clock), finished, seat.colour if seat else None,
+                self._told(game_id), seat.acted_at if seat else None,
+                seat.timeouts if seat else 0, int(seat.away) if seat else 0)
         try:
             if before_commit is None:
                 await self._db.execute(_APPEND, *args)
@@ -714,7 +712,7 @@ class PostgresStore(Store):
         return [log_row(r) for r in rows]
 
     async def take_back(self, game_id: int, at: int, expect_seq: int, colour: str,
-                        state: dict[str, Any]) -> None:
+                        state: dict[str, Any], seat: Seat | None = None) -> None:
         """The game's row is locked first: an action applied meanwhile by another process
         waits for it, or came first and makes the log end elsewhere."""
         now = stamp(self.clock)
@@ -734,8 +732,10 @@ class PostgresStore(Store):
                              " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
                              " state = excluded.state", game_id, at, dump(state))
             await db.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, game_id)
-            await db.execute("UPDATE seats SET acted_at = $1, timeouts = 0, away = 0"
-                             " WHERE game_id = $2 AND colour = $3", now, game_id, colour)
+            if seat is not None:
+                await db.execute("UPDATE seats SET acted_at = $1, timeouts = $2, away = $3"
+                                 " WHERE game_id = $4 AND colour = $5", seat.acted_at,
+                                 seat.timeouts, int(seat.away), game_id, seat.colour)
             await self._notify(db, game_id)
 
     async def takebacks(self, game_id: int) -> list[TakebackRow]:

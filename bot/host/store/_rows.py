@@ -1,5 +1,6 @@
 """What both backends of the store share: the rows they return, the errors they raise, the
-constants of the schema, and the pure helpers that build rows from what a query read.
+constants of the schema (the pure helpers that build rows from what a query read are
+:mod:`bot.host.store._reading`).
 
 Nothing here touches a database: the SQLite and the PostgreSQL backends read their rows their
 own way and hand them to the same builders, so the host cannot tell them apart.
@@ -7,7 +8,6 @@ own way and hand them to the same builders, so the host cannot tell them apart.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -22,8 +22,6 @@ SCHEMA_VERSION = 13
 """The schema both backends migrate to (their numbered migrations end here)."""
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
-AWAY_AFTER = 2
-"""Timeouts in a row after which a seat is marked away."""
 FORMER_ID = 0
 """The user id a forgotten player's seats, seat changes and games keep (no Discord user has
 it): the record stays, "a former player" held the seat."""
@@ -80,22 +78,28 @@ class GameRow:
         return self.thread_id or self.channel_id
 
 
-@dataclass(frozen=True)
-class SeatRow:
+@dataclass
+class Seat:
+    """A seat of a game: what the store keeps of it, and what the host keeps in memory (one
+    type: the host changes its copy only after the store committed the same values)."""
+
     colour: str
     user_id: int | None
-    ai_level: str | None
-    joined: int
+    ai_level: str | None = None
     name: str = ""
     """The player's display name when they joined: images cannot show mentions."""
     acted_at: str | None = None
-    """When this seat's human last acted in the game (joining counts)."""
+    """When the human last acted in this game (ISO, from the injected clock; joining counts)."""
     timeouts: int = 0
-    """Turns in a row on which the time ran out (reset when the human acts)."""
-    away: int = 0
-    """Marked away after :data:`AWAY_AFTER` timeouts in a row: the AI plays at once."""
+    """Turns in a row on which this human's time ran out."""
+    away: bool = False
+    """Timed out too many times in a row (the host decides how many): the AI plays for them
+    at once until they act again (``/game back``, or any move of their own)."""
     was_human: bool = False
-    """A human held this seat before it went to the AI (they left or were removed)."""
+    """A human held this seat before the AI took it over (they left or were removed)."""
+    joined: int = 0
+    """The seat's place in the order seats were added (the lobby's newest AI seat goes to a
+    late joiner)."""
 
     @property
     def is_ai(self) -> bool:
@@ -193,7 +197,7 @@ class ActiveGame:
     ``damage``: None, or why :meth:`Store.log` refuses the game's log (a gap in it)."""
 
     row: GameRow
-    seats: list[SeatRow]
+    seats: list[Seat]
     dm_closed: set[str]
     changes: list[SeatChangeRow]
     snapshot: Snapshot | None
@@ -432,9 +436,6 @@ class StaleGame(Exception):
 class StoreClosed(RuntimeError):
     """The store was closed: it takes no more work."""
 
-
-# --- building rows from what a query read --------------------------------------------------------
-
 def dump(state: Any) -> str:
     """JSON as the store keeps it: compact, UTF-8 as is, sets as lists. orjson writes it
     several times faster than ``json``, the same text; ``json`` writes what orjson cannot (an
@@ -443,140 +444,3 @@ def dump(state: Any) -> str:
         return orjson.dumps(state, default=list, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
         return json.dumps(state, separators=(",", ":"), ensure_ascii=False, default=list)
-
-
-def gap(game_id: int, seqs: list[int], after: int = 0) -> str | None:
-    """What is wrong with a log numbered ``seqs`` (None: ``after + 1``, ``after + 2``, ... as
-    it must be)."""
-    if seqs != list(range(after + 1, after + len(seqs) + 1)):
-        return f"game {game_id}: the action log has a gap"
-    return None
-
-
-def log_row(row: Iterable[Any]) -> LogRow:
-    """A log row from ``seq, line, events, by, sealed`` as read (no checks: quick)."""
-    made: LogRow = tuple.__new__(LogRow, row)
-    return made
-
-
-def takeback(at: int, colour: str, steps: str, taken_at: str) -> TakebackRow:
-    return TakebackRow(at, colour, [LogRow.of(x["seq"], x["line"], x["events"], x["by"],
-                                              x["sealed"]) for x in json.loads(steps)],
-                       taken_at)
-
-
-def kept_steps(rows: Iterable[Any]) -> str:
-    """The log rows a take-back removes (``seq, line, events, by, sealed`` each), as the
-    ``takebacks`` table keeps them."""
-    return dump([{"seq": r[0], "line": r[1], "events": json.loads(r[2]), "by": r[3],
-                  "sealed": r[4]} for r in rows])
-
-
-def game_row(row: Any) -> GameRow:
-    """A game from its ``SELECT *`` row (``sqlite3.Row`` or ``asyncpg.Record``: both map
-    column names to values); the secret seed is kept as text."""
-    values = {key: row[key] for key in row.keys()}  # noqa: SIM118 - neither is a dict
-    secret = values.pop("secret_seed")
-    values["seed"] = int(secret) if secret is not None else values["seed"]
-    return GameRow(**values)
-
-
-def by_game(rows: Iterable[Any]) -> dict[int, list[Any]]:
-    """Rows whose first column is a game id, grouped by it (each group in the rows' order)."""
-    groups: dict[int, list[Any]] = {}
-    for row in rows:
-        groups.setdefault(row[0], []).append(row)
-    return groups
-
-
-@dataclass(frozen=True)
-class ActiveRows:
-    """What :meth:`Store.load_active` reads, one query a table, each row led by its game id
-    (see :func:`assemble`)."""
-
-    games: list[GameRow]
-    seats: Iterable[Any]
-    """``game_id, colour, user_id, ai_level, joined, name, acted_at, timeouts, away,
-    was_human``, by game and joining order."""
-    closed: Iterable[Any]
-    """``game_id, colour`` of the seats whose DMs are closed."""
-    changes: Iterable[Any]
-    """``game_id, seq, colour, what, user_id, old_id, by_id, at``, by game and number."""
-    snapshots: Iterable[Any]
-    """``game_id, seq, state``."""
-    takebacks: Iterable[Any]
-    """``game_id, after_seq, colour, steps, taken_at``, by game and number."""
-    logs: Iterable[Any]
-    """``game_id, seq, line, events, by, sealed``, by game and seq."""
-
-
-def assemble(read: ActiveRows, after: int = 0) -> list[ActiveGame]:
-    """Every game of the rows of one consistent read, with the cyclic garbage collector
-    paused: a start builds a million objects or so (rows, decoded snapshots), none of them in
-    a cycle, and the collector would walk the growing heap again and again (twice the time).
-    ``after``: the logs were read from the row after that one on (:meth:`Store.load_game`)."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return _assemble(read, after)
-    finally:
-        if paused:
-            gc.enable()
-
-
-def _assemble(read: ActiveRows, after: int) -> list[ActiveGame]:
-    seats, closed = by_game(read.seats), by_game(read.closed)
-    changes, snapshots = by_game(read.changes), by_game(read.snapshots)
-    takebacks, logs = by_game(read.takebacks), by_game(read.logs)
-    loaded = []
-    for row in read.games:
-        log_rows = [log_row(r[1:]) for r in logs.get(row.id, [])]
-        snapshot = [Snapshot(seq, json.loads(state))
-                    for _, seq, state in snapshots.get(row.id, [])]
-        loaded.append(ActiveGame(
-            row,
-            [SeatRow(colour, user, ai, joined, name, acted, timeouts, away, bool(was))
-             for _, colour, user, ai, joined, name, acted, timeouts, away, was
-             in seats.get(row.id, [])],
-            {colour for _, colour in closed.get(row.id, [])},
-            [SeatChangeRow(*r[1:]) for r in changes.get(row.id, [])],
-            snapshot[0] if snapshot else None,
-            log_rows,
-            [takeback(*r[1:]) for r in takebacks.get(row.id, [])],
-            gap(row.id, [r.seq for r in log_rows], after)))
-    return loaded
-
-
-MARK_COLUMNS = ("mark_seq", "mark_takebacks", "mark_changes", "mark_seats", "mark_closed")
-"""What a query for :meth:`Store.stored_marks` reads beside each game's ``SELECT *`` row: the
-snapshot's seq, the counts of take-backs and seat changes, the seats (a JSON array of
-``[colour, user_id, ai_level, away]``) and the colours whose DMs are closed (a list, or a
-JSON array)."""
-
-
-def stored_mark(row: Any) -> GameMark:
-    """A game's mark from its row of a :meth:`Store.stored_marks` query."""
-    values = {key: row[key] for key in row.keys()}  # noqa: SIM118 - neither is a dict
-    seq, takebacks, changes, seats, closed = (values.pop(key) for key in MARK_COLUMNS)
-    if isinstance(closed, str):
-        closed = json.loads(closed)
-    return mark_of(game_row(values), int(seq), int(takebacks), int(changes),
-                   (tuple(seat) for seat in json.loads(seats or "[]")), closed or ())
-
-
-def without(stage: str, player: str) -> str:
-    """A message's stage with this user id taken out: a DM's holder (``12``, ``3@12``) or one
-    of the users a ping nudged (``12,34|remind``)."""
-    users, bar, flag = stage.partition("|")
-    if bar:
-        kept = [u for u in users.split(",") if u and u != player]
-        return ",".join(kept) + bar + flag
-    turn, at, holder = stage.rpartition("@")
-    if at:
-        return turn + at + ("" if holder == player else holder)
-    return "" if stage == player else stage
-
-
-def is_due(deadline_at: str, now: datetime) -> bool:
-    """Whether a stored deadline has come at ``now``."""
-    return datetime.fromisoformat(deadline_at) <= now

@@ -27,8 +27,19 @@ from typing import Any, TypeVar, cast
 
 from bot.host.clock import Clock, iso, stamp, system_clock
 from bot.host.store._interface import Listener, Store, Transaction
+from bot.host.store._reading import (
+    ActiveRows,
+    assemble,
+    game_row,
+    gap,
+    is_due,
+    kept_steps,
+    log_row,
+    stored_mark,
+    takeback,
+    without,
+)
 from bot.host.store._rows import (
-    AWAY_AFTER,
     CLAIM_LEASE,
     FORMER_ID,
     FORMER_PLAYER,
@@ -37,7 +48,6 @@ from bot.host.store._rows import (
     STATUSES,
     Absence,
     ActiveGame,
-    ActiveRows,
     ChannelBusy,
     Forgotten,
     GameMark,
@@ -51,24 +61,15 @@ from bot.host.store._rows import (
     Rating,
     ResultRow,
     SchemaTooNew,
+    Seat,
     SeatChangeRow,
-    SeatRow,
     Snapshot,
     StaleGame,
     StoreClosed,
     TakebackRow,
-    assemble,
     dump,
-    game_row,
-    gap,
     heartbeat,
-    is_due,
-    kept_steps,
-    log_row,
     shard_column,
-    stored_mark,
-    takeback,
-    without,
 )
 from bot.host.store._sqlite_store_schema import MIGRATIONS
 from bot.host.store._store_files import write_copy
@@ -739,12 +740,12 @@ class SqliteStore(Store):
 
     # --- seats ---------------------------------------------------------------------------------
 
-    async def seats(self, game_id: int) -> list[SeatRow]:
+    async def seats(self, game_id: int) -> list[Seat]:
         rows = await self._rows(
             "SELECT colour, user_id, ai_level, joined, name, acted_at, timeouts, away,"
             " was_human FROM seats WHERE game_id = ? ORDER BY joined", (game_id,))
-        return [SeatRow(r["colour"], r["user_id"], r["ai_level"], r["joined"], r["name"],
-                        r["acted_at"], r["timeouts"], r["away"], bool(r["was_human"]))
+        return [Seat(r["colour"], r["user_id"], r["ai_level"], r["name"], r["acted_at"],
+                     r["timeouts"], bool(r["away"]), bool(r["was_human"]), r["joined"])
                 for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
@@ -802,7 +803,7 @@ class SqliteStore(Store):
 
     async def append_action(self, game_id: int, seq: int, line: str, state: dict[str, Any],
                             finished: bool = False, *, events: list[dict[str, Any]] | None = None,
-                            by: str = "human", actor: str | None = None,
+                            by: str = "human", seat: Seat | None = None,
                             sealed: str | None = None, reveals: bool = False,
                             before_commit: Callable[[], None] | None = None) -> None:
         """One job on the writer's thread, so one round trip; ``before_commit`` runs on that
@@ -824,15 +825,8 @@ class SqliteStore(Store):
             db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
                        " VALUES (?, ?, ?)", (game_id, seq, dumped))
             db.execute(f"UPDATE games SET updated_at = ?{status} WHERE id = ?", (now, game_id))
-            if by == "human" and actor is not None:
-                db.execute("UPDATE seats SET acted_at = ? WHERE game_id = ? AND colour = ?",
-                           (now, game_id, actor))
-                db.execute("UPDATE seats SET timeouts = 0, away = 0 WHERE game_id = ?"
-                           " AND colour = ?", (game_id, actor))
-            if by == "timeout" and actor is not None:
-                db.execute("UPDATE seats SET timeouts = timeouts + 1, away = CASE WHEN"
-                           " timeouts + 1 >= ? THEN 1 ELSE away END WHERE game_id = ?"
-                           " AND colour = ?", (AWAY_AFTER, game_id, actor))
+            if seat is not None:
+                _write_pace(db, game_id, seat)
             if before_commit is not None:
                 before_commit()
 
@@ -855,7 +849,7 @@ class SqliteStore(Store):
         return [log_row(r) for r in rows]
 
     async def take_back(self, game_id: int, at: int, expect_seq: int, colour: str,
-                        state: dict[str, Any]) -> None:
+                        state: dict[str, Any], seat: Seat | None = None) -> None:
         now, dumped = stamp(self.clock), dump(state)
 
         def write(db: sqlite3.Connection) -> None:
@@ -873,8 +867,8 @@ class SqliteStore(Store):
             db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state)"
                        " VALUES (?, ?, ?)", (game_id, at, dumped))
             db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            db.execute("UPDATE seats SET acted_at = ?, timeouts = 0, away = 0"
-                       " WHERE game_id = ? AND colour = ?", (now, game_id, colour))
+            if seat is not None:
+                _write_pace(db, game_id, seat)
 
         await self._write(write)
 
@@ -1021,10 +1015,9 @@ class SqliteStore(Store):
             " ORDER BY updated_at, id", (guild_id, *statuses))
         return [game_row(r) for r in rows]
 
-    async def set_away(self, game_id: int, colour: str, away: bool) -> None:
-        await self._execute("UPDATE seats SET away = ?, timeouts = CASE WHEN ? THEN timeouts"
-                            " ELSE 0 END WHERE game_id = ? AND colour = ?",
-                            (int(away), int(away), game_id, colour))
+    async def set_away(self, game_id: int, colour: str, away: bool, timeouts: int) -> None:
+        await self._execute("UPDATE seats SET away = ?, timeouts = ? WHERE game_id = ?"
+                            " AND colour = ?", (int(away), timeouts, game_id, colour))
 
     # --- user settings ---------------------------------------------------------------------------
 
@@ -1249,3 +1242,10 @@ def _add_change(db: sqlite3.Connection, game_id: int, change: SeatChangeRow, now
                " by_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                (game_id, number, change.seq, change.colour, change.what, change.user_id,
                 change.old_id, change.by_id, now))
+
+
+def _write_pace(db: sqlite3.Connection, game_id: int, seat: Seat) -> None:
+    """A seat's ``acted_at``, timeouts in a row and away mark, as the host gives them."""
+    db.execute("UPDATE seats SET acted_at = ?, timeouts = ?, away = ? WHERE game_id = ?"
+               " AND colour = ?", (seat.acted_at, seat.timeouts, int(seat.away), game_id,
+                                   seat.colour))

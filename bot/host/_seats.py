@@ -1,0 +1,129 @@
+"""Seats changing hands in a running game: a player steps down or is kicked (the AI takes the
+seat over), someone takes a seat or is given one.
+"""
+
+from __future__ import annotations
+
+from bot.host._cache import GameCache
+from bot.host._session import (
+    Refusal,
+    Report,
+    Seat,
+    Session,
+    humans_pending,
+)
+from bot.host.clock import iso
+from bot.host.store import (
+    SeatChangeRow,
+)
+
+
+class Seats(GameCache):
+    """Seats changing hands in a running game."""
+
+    async def step_down(self, game_id: int, user_id: int) -> Report:
+        """A player leaves a running game: the AI plays their seat from now on, at the game's
+        AI level (at once, if the seat is to act)."""
+        session = await self._session(game_id)
+        async with self._hold(session):
+            session = self._changing(session)
+            seat = self.seat_for_play(session, user_id)
+            _not_last(session, seat)
+            return await self._handed(session, seat, None, "", "left", user_id)
+
+    async def kick(self, game_id: int, by_id: int, user_id: int,
+                   is_admin: bool = False) -> Report:
+        """The creator (or a server manager) removes a player: from the lobby, their seat
+        goes; in a running game, the AI takes it over."""
+        session = await self._session(game_id)
+        async with self._hold(session):
+            if session.status not in ("lobby", "running"):
+                raise Refusal("bot.refuse.game_closed")
+            if by_id != session.row.creator_id and not is_admin:
+                raise Refusal("bot.refuse.seat_kick_denied", creator=session.row.creator_id)
+            if by_id == user_id:
+                raise Refusal("bot.refuse.seat_kick_self")
+            seat = session.seat_of(user_id)
+            if seat is None:
+                raise Refusal("bot.refuse.seat_kick_not_player", holder=user_id)
+            if session.status == "lobby":
+                await self._drop(session, seat, "dropped", by_id)
+                return Report(session, [])
+            session = self._changing(session)
+            _not_last(session, seat)
+            return await self._handed(session, seat, None, "", "kicked", by_id)
+
+    async def take(self, game_id: int, user_id: int, colour: str, *, for_id: int | None = None,
+                   name: str = "", is_admin: bool = False) -> Report:
+        """``user_id`` takes over the seat ``colour`` (or, with ``for_id``, gives it to that
+        user). Anyone not playing may take an AI seat that a player left or was removed from,
+        or a seat whose player's time ran out on their latest turn; the creator (or a server
+        manager) may give any seat to anyone not playing, themselves included."""
+        session = await self._session(game_id)
+        async with self._hold(session):
+            if session.status == "lobby":
+                raise Refusal("bot.refuse.seat_take_lobby")
+            session = self._changing(session)
+            creator = session.row.creator_id
+            approved = user_id == creator or is_admin
+            taker = user_id if for_id is None else for_id
+            if taker != user_id and not approved:
+                raise Refusal("bot.refuse.seat_give_denied", creator=creator)
+            seat = session.seat(colour.strip().lower())
+            if seat is None:
+                raise Refusal("bot.refuse.seat_unknown", seat=colour,
+                              colours=[s.colour for s in session.seats])
+            if (held := session.seat_of(taker)) is not None:
+                if taker == user_id:
+                    raise Refusal("bot.refuse.seat_already_yours", seat=held.colour)
+                raise Refusal("bot.refuse.seat_target_seated", holder=taker, seat=held.colour)
+            if seat.is_ai and not (seat.was_human or approved):
+                raise Refusal("bot.refuse.seat_ai_from_start", seat=seat.colour,
+                              creator=creator)
+            if not seat.is_ai and not (approved or session.timed_out(seat.colour)):
+                raise Refusal("bot.refuse.seat_held", seat=seat.colour, holder=seat.user_id,
+                              creator=creator)
+            what = "took" if taker == user_id else "handed"
+            return await self._handed(session, seat, taker, name, what, user_id)
+
+    def _changing(self, session: Session) -> Session:
+        if session.status == "lobby":
+            raise Refusal("bot.refuse.not_started")
+        if session.status != "running" or session.game is None:
+            raise Refusal("bot.refuse.game_closed")
+        return session
+
+    async def _handed(self, session: Session, seat: Seat, user_id: int | None, name: str,
+                      what: str, by_id: int) -> Report:
+        """The seat changes hands in a running game; then chance and AI play on as usual (the
+        AI at once, if the seat it now holds is to act)."""
+        before = session.stage()
+        waiting = [(s.colour, s.user_id) for s in humans_pending(session)]
+        await self._hand(session, seat, user_id, name, what, by_id)
+        steps = await self._advance_safely(session)
+        if steps or waiting != [(s.colour, s.user_id) for s in humans_pending(session)]:
+            await self._arm_safely(session)  # others waiting keep the time they had
+        return Report(session, steps, before)
+
+    async def _hand(self, session: Session, seat: Seat, user_id: int | None, name: str,
+                    what: str, by_id: int) -> None:
+        """COMMIT the seat's new holder (None: the AI at the game's level), then memory."""
+        now = iso(self.store.clock())
+        level = None if user_id is not None else session.row.ai_level
+        change = SeatChangeRow(session.seq, seat.colour, what, user_id, seat.user_id, by_id,
+                               now)
+        await self.store.change_seat(session.id, seat.colour, change, user_id=user_id,
+                                     ai_level=level, name=name)
+        seat.was_human = seat.was_human or seat.user_id is not None
+        seat.user_id, seat.ai_level = user_id, level
+        if user_id is not None:
+            seat.name = name
+        seat.acted_at = now if user_id is not None else None
+        session.dm_closed.discard(seat.colour)
+        session.changes.append(change)
+
+
+def _not_last(session: Session, seat: Seat) -> None:
+    """The last human may not go: the AI would play the game out alone (abort it instead)."""
+    if all(s.is_ai for s in session.seats if s is not seat):
+        raise Refusal("bot.refuse.seat_last_human", holder=seat.user_id)
