@@ -6,7 +6,7 @@ change what the next run tries (and would be written into the checkout)."""
 import pytest
 from hypothesis import HealthCheck, settings
 
-pytest_plugins = ["tests.pg_server", "tests.stores"]
+pytest_plugins = ["tests.helpers.pg_server", "tests.helpers.stores"]
 """A PostgreSQL server for the tests marked ``postgres``, and the ``backend`` and ``store``
 fixtures of the tests that run on both backends (a module's own ``store`` fixture wins)."""
 

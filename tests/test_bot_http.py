@@ -32,8 +32,8 @@ from bot.host.store import SCHEMA_VERSION, open_store, read_heartbeats
 from bot.metrics import Metrics
 from bot.settings import VARIABLES, BadSettings, Settings
 from bot.web import StatusServer
-from tests.stores import Backend, SqliteBackend
-from tests.stub_discord import StubDiscord
+from tests.helpers.stores import Backend, SqliteBackend
+from tests.helpers.stub_discord import StubDiscord
 from tests.test_bot_outbox import heal, open_game, sticky
 from tests.test_bot_process import START_WITHIN, STOP_WITHIN, bot_env, until
 from tests.test_bot_support import (

@@ -1,8 +1,8 @@
-"""``python -m bot`` as a process against a stub Discord (tests/stub_discord.py): SIGTERM and
-SIGINT stop it cleanly (exit 0 within 5 s, the heartbeat row gone, the write-ahead log empty,
-the database sound, the instance lock released), and a second bot on the same database is
-refused with status 2 and a message that says who runs and what to do; so is a token of
-another Discord application than the one the database belongs to, and it changes nothing."""
+"""``python -m bot`` as a process against a stub Discord (tests/helpers/stub_discord.py):
+SIGTERM and SIGINT stop it cleanly (exit 0 within 5 s, the heartbeat row gone, the write-ahead
+log empty, the database sound, the instance lock released), and a second bot on the same
+database is refused with status 2 and a message that says who runs and what to do; so is a token
+of another Discord application than the one the database belongs to, and it changes nothing."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 
 from bot.host.sessions import Host
 from bot.host.store import InstanceLock, SqliteStore, read_heartbeats
-from tests.stub_discord import APP_ID, StubDiscord
+from tests.helpers.stub_discord import APP_ID, StubDiscord
 
 START_WITHIN = 60.0
 """Seconds a bot may take to start (importing everything on a slow machine)."""

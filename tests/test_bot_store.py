@@ -1,5 +1,5 @@
 """The store and the session host without Discord: commits, reloads, crashes, migrations.
-Each test runs on both backends (``tests/stores.py``) unless it is about SQLite's file."""
+Each test runs on both backends (``tests/helpers/stores.py``) unless it is about SQLite's file."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from bot.host.store import (
 from rules.core import IllegalAction
 from rules.fair import chance_rng
 from rules.record import Game, replay_lines
-from tests.stores import Backend, PostgresBackend, SqliteBackend
+from tests.helpers.stores import Backend, PostgresBackend, SqliteBackend
 
 CHANNEL = 100
 

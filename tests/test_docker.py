@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.dockerignore import DockerIgnore, context_files, read_patterns
+from tests.helpers.dockerignore import DockerIgnore, context_files, read_patterns
 
 ROOT = Path(__file__).resolve().parent.parent
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)$")

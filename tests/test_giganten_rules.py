@@ -19,7 +19,7 @@ from rules.giganten.board import COST, TILE_SPACES, rail_cost
 from rules.giganten.chance import price_move
 from rules.giganten.state import State
 from rules.record import RecordError, parse_header, replay
-from tests.words import forms
+from tests.helpers.words import forms
 
 RECORD = Path(__file__).parent / "records" / "giganten" / "example_a.txt"
 ROOT = Path(__file__).parent.parent

@@ -16,7 +16,7 @@ import pytest
 from render import i18n
 from render.giganten import money
 from render.i18n import I18N_DIR, LANGUAGES, language, t
-from tests.words import forms
+from tests.helpers.words import forms
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 ENGLISH_FILES = sorted(p.name for p in (I18N_DIR / "en").glob("*.json"))

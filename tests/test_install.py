@@ -24,7 +24,7 @@ from PIL import Image
 
 from render.i18n import LANGUAGES, t
 from rules.data import BOARDS
-from tests.dockerignore import context_files
+from tests.helpers.dockerignore import context_files
 from tests.test_docker import DOCKERFILE, copies
 
 ROOT = Path(__file__).resolve().parent.parent
