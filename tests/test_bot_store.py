@@ -25,9 +25,8 @@ from bot.host.store import (
 from rules.core import IllegalAction
 from rules.fair import chance_rng
 from rules.record import Game, replay_lines
+from tests.helpers.store_rows import CHANNEL, FIELDS
 from tests.helpers.stores import Backend, PostgresBackend, SqliteBackend
-
-CHANNEL = 100
 
 
 class Crash(Exception):
@@ -53,10 +52,6 @@ def in_file(path: Path, sql: str) -> list[tuple]:
         return other.execute(sql).fetchall()
     finally:
         other.close()
-
-
-FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, language="en",
-              ai_level="random")
 
 
 async def test_schema_is_versioned(store: Store, backend: Backend) -> None:
