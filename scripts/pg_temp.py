@@ -1,6 +1,7 @@
 """A throwaway PostgreSQL server: ``initdb`` in a temporary folder, ``pg_ctl`` to start it on a
 Unix socket only (no TCP port to collide on), stopped and deleted at the end. The tests marked
-``postgres`` run on one (tests/pg_server.py) and so does the live benchmark on PostgreSQL.
+``postgres`` run on one (tests/helpers/pg_server.py) and so does the live benchmark on
+PostgreSQL.
 
 As root the server runs as an unprivileged user (``postgres`` when it exists, else ``nobody``):
 PostgreSQL refuses to run as root. Without PostgreSQL 15 or newer, :class:`ServerError` says

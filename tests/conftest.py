@@ -6,9 +6,15 @@ change what the next run tries (and would be written into the checkout)."""
 import pytest
 from hypothesis import HealthCheck, settings
 
-pytest_plugins = ["tests.pg_server", "tests.stores"]
-"""A PostgreSQL server for the tests marked ``postgres``, and the ``backend`` and ``store``
-fixtures of the tests that run on both backends (a module's own ``store`` fixture wins)."""
+pytest.register_assert_rewrite("tests.helpers")
+"""The helpers' ``assert``s explain a failure as well as a test's own do."""
+
+pytest_plugins = ["tests.helpers.pg_server", "tests.helpers.stores", "tests.helpers.bots",
+                  "tests.helpers.locales"]
+"""A PostgreSQL server for the tests marked ``postgres``; the ``backend`` and ``store``
+fixtures of the tests that run on both backends; the bot that simcord drives (``settings``,
+``new_bot``, ``simcord_bot``) and the ``locales`` of its users. A module's own fixture of
+the same name wins."""
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, database=None,

@@ -12,7 +12,7 @@ import pytest
 from bot import create_bot
 from render import assets, common, i18n
 from rules import data
-from tests.test_bot_support import make_settings
+from tests.helpers.bots import make_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,9 +10,8 @@ import pytest
 
 from bot.application import WrongApplication
 from bot.host.store import SCHEMA_VERSION
-from tests.test_bot_game import open_game, session_in, start
-from tests.test_bot_privacy import rows
-from tests.test_bot_support import new_bot, settings, simcord_bot  # noqa: F401
+from tests.helpers.rows import rows
+from tests.helpers.tables import open_game, session_in, start
 
 OTHER_APPLICATION = 987654321987654321
 
@@ -32,7 +31,7 @@ async def test_the_first_login_records_the_application(simcord_env) -> None:
 
 
 async def test_another_applications_token_is_refused_and_changes_nothing(
-        simcord_env, settings, new_bot) -> None:  # noqa: F811
+        simcord_env, settings, new_bot) -> None:
     """The issue's start: a token of another application sees none of the servers the games
     are in. Before, every running game ended; now the start is refused and nothing moves."""
     env = simcord_env
@@ -66,7 +65,7 @@ async def test_another_applications_token_is_refused_and_changes_nothing(
 
 
 async def test_a_database_of_an_older_bot_adopts_the_first_application(
-        simcord_env, settings, new_bot) -> None:  # noqa: F811
+        simcord_env, settings, new_bot) -> None:
     """An upgrade must not refuse: a database of schema 12 has no application recorded."""
     env = simcord_env
     guild = env.create_guild("old")

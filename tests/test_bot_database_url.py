@@ -27,7 +27,7 @@ from bot.host.store import (
     sqlite_file,
 )
 from bot.settings import VARIABLES, BadSettings, Settings, redacted
-from tests.stores import PostgresBackend
+from tests.helpers.stores import PostgresBackend
 
 PASSWORD = "s3cret-w0rd"
 T = TypeVar("T")

@@ -32,14 +32,8 @@ from bot.table.words import SEAT_CHANGES
 from render.i18n import LANGUAGES, catalogue, t
 from rules import ai
 from rules.registry import GAME_NAMES, game_module
-from tests.test_bot_giganten import ephemeral_text, open_game, session_in
-from tests.test_bot_support import (
-    dm_messages,
-    home,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
-)
+from tests.helpers.bots import dm_messages, home
+from tests.helpers.giganten_table import ephemeral_text, open_game, session_in
 
 BOT_DIR = Path(__file__).resolve().parent.parent / "bot"
 REPEAT = t("bot.refuse.repeat", "en", line="").split(":")[0]
@@ -164,7 +158,7 @@ async def test_a_bid_typed_twice_at_once_in_a_dm_is_played_once(simcord_env, mon
     assert not env.bot.unexpected_errors
 
 
-async def test_the_same_line_again_after_the_window_is_played(simcord_env, new_bot):  # noqa: F811
+async def test_the_same_line_again_after_the_window_is_played(simcord_env, new_bot):
     """One after the other: the second is a repeat; once the window has passed, the player
     who does mean it again may send it again."""
     env = simcord_env

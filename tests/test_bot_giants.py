@@ -8,7 +8,16 @@ from typing import Any
 
 from bot.games.giants import UI
 from render.i18n import LANGUAGES
-from tests.test_bot_hidden import (
+from tests.helpers.bots import (
+    close_dms,
+    dm_messages,
+    dm_prompt,
+    home,
+    live_components,
+    live_table,
+    table_messages,
+)
+from tests.helpers.hidden import (
     HANDED_IN,
     OPEN_LABEL,
     SCREEN_LABEL,
@@ -23,18 +32,6 @@ from tests.test_bot_hidden import (
     screens,
     shown,
     type_choice,
-)
-from tests.test_bot_support import (
-    close_dms,
-    dm_messages,
-    dm_prompt,
-    home,
-    live_components,
-    live_table,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
-    table_messages,
 )
 
 STAGES = {"bid", "choose", "place", "transport", "endround"}

@@ -6,31 +6,32 @@ or unbuilt tile value in any public output."""
 
 from __future__ import annotations
 
-import io
 import random
 import re
 from typing import Any
-
-import discord
-from PIL import Image
 
 import bot.exts._outbox
 from bot.games.giganten import UI, card_text, hand_text
 from bot.host.sessions import Session, Step
 from rules import ai
 from rules.giganten.board import MAX_BID
-from tests.test_bot_support import (
+from tests.helpers.bots import (
     close_dms,
     dm_messages,
     dm_prompt,
     home,
     live_components,
     live_table,
-    new_bot,  # noqa: F401
     places,
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
     table_messages,
+)
+from tests.helpers.giganten_table import (
+    ephemeral_text,
+    fresh,
+    ids_of,
+    open_game,
+    session_in,
+    small_board,
 )
 
 OPEN_DUE = "🔒 My hand & payment"
@@ -38,32 +39,6 @@ HIDDEN_WORDS = re.compile(r"secret|sealed", re.IGNORECASE)
 """What the payment is never called: the licences paid go face up; it is private only until
 it is made."""
 DOLLARS = re.compile(r"\$\d{1,3}(,\d{3})*")
-
-
-def small_board(view: dict[str, Any], lang: str = "en", names: Any = None, **more: Any) -> bytes:
-    """A stand-in board picture for the long game: drawing hundreds of real boards would make
-    it slow, and what boards show is checked by the leak test below and the render tests."""
-    out = io.BytesIO()
-    Image.new("RGB", (8, 8), "tan").save(out, format="PNG")
-    return out.getvalue()
-
-
-def session_in(env, channel) -> Session:
-    session = env.bot.games.in_channel(channel.id)
-    assert session is not None
-    return session
-
-
-def ids_of(message: Any) -> list[str]:
-    """Every component id of a message, or of an interaction's response message."""
-    out = []
-    for row in message.components:
-        children = row.children if hasattr(row, "children") else row.get("components", [])
-        for c in children:
-            cid = c.custom_id if hasattr(c, "custom_id") else c.get("custom_id")
-            if cid:
-                out.append(cid)
-    return out
 
 
 def options_of(message: Any) -> list[str]:
@@ -77,13 +52,6 @@ def options_of(message: Any) -> list[str]:
     return out
 
 
-def ephemeral_text(result) -> str:
-    messages = [m for m in (*result.followups, result.response) if m is not None and m.content]
-    assert messages, f"no answer: {result!r}"
-    assert messages[0].ephemeral, messages[0].content
-    return messages[0].content
-
-
 def assert_no_refusal(result) -> None:
     for message in result.followups:
         text = message.content
@@ -91,38 +59,11 @@ def assert_no_refusal(result) -> None:
             assert word not in text, text
 
 
-def fresh(channel, message) -> discord.Message:
-    return next(m for m in channel.history() if m.id == message.id)
-
-
-async def open_game(env, channel, creator, *joiners, ai_seats: int = 0):
-    result = await creator.slash(channel, "game new", game="giganten")
-    lobby = result.response
-    assert lobby is not None and not result.ephemeral, ephemeral_text(result)
-    assert lobby.embeds[0].title == "Giganten: new game"
-    for member in joiners:
-        await member.click(lobby, label="Join")
-    for _ in range(ai_seats):
-        await creator.click(lobby, label="Add AI")
-    started = await creator.click(lobby, label="Start")
-    assert started.deferred and not started.followups, started.followups[0].content
-    card = fresh(channel, lobby)
-    assert card.embeds[0].title == "Giganten: started" and not ids_of(card)
-    session = session_in(env, channel)
-    assert [t.name for t in channel.threads] == [f"Giganten #{session.id}"]
-    thread = channel.threads[0]
-    assert live_table(env, channel).channel.id == thread.id, "the table is in the thread"
-    for member in (creator, *joiners):
-        for screen in dm_messages(env, member):
-            assert f"table in <#{thread.id}>" in screen.content, screen.content
-    return lobby
-
-
 class Player:
     """Drives the humans: the greedy AI picks each move (from that seat's own view only) and
     the test plays it through what a person would use, checking the calm table each time."""
 
-    def __init__(self, env, channel, members: dict[int, Any], new_bot=None,  # noqa: F811
+    def __init__(self, env, channel, members: dict[int, Any], new_bot=None,
                  closed: Any = None) -> None:
         self.env, self.channel, self.members, self.new_bot = env, channel, members, new_bot
         self.closed = closed
@@ -388,7 +329,7 @@ def public_output(env, channel) -> list[str]:
     return out
 
 
-async def test_four_player_game_to_the_harbour(simcord_env, new_bot, monkeypatch):  # noqa: F811
+async def test_four_player_game_to_the_harbour(simcord_env, new_bot, monkeypatch):
     """Two humans (bob with closed DMs) and two AI seats play until the black train arrives:
     a failed bluff, restarts in the middle of an auction and with a payment form open, every
     kind of component."""

@@ -22,19 +22,16 @@ from bot.exts._refusals import Refusals
 from bot.host.clock import ManualClock
 from bot.host.store import MessageRow, Store
 from render.i18n import LANGUAGES, t
-from tests.test_bot_hidden import HANDED_IN, bid_in_dm, open_giants, session_in
-from tests.test_bot_outbox import Game, assert_caught_up, open_game, ready_lobby, sticky
-from tests.test_bot_store import CHANNEL, FIELDS
-from tests.test_bot_support import (
+from tests.helpers.bots import (
     custom_ids,
     dm_messages,
     dm_prompt,
     live_table,
     mine,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
 )
+from tests.helpers.hidden import HANDED_IN, bid_in_dm, open_giants, session_in
+from tests.helpers.outbox import Game, assert_caught_up, open_game, ready_lobby, sticky
+from tests.helpers.store_rows import CHANNEL, FIELDS
 
 MOVED = "The table moved here: its previous thread was deleted."
 
@@ -67,7 +64,7 @@ async def grant_again(env, channel) -> None:
     await env.settle()
 
 
-async def an_hour_of_ticks(env, settings) -> None:  # noqa: F811
+async def an_hour_of_ticks(env, settings) -> None:
     """An hour goes by, a reconcile tick at a time, the bot's clock with it."""
     for _ in range(int(3600 // settings.reconcile_tick)):
         settings.clock.advance(settings.reconcile_tick)
@@ -92,7 +89,7 @@ def tables_in(env, place) -> list[discord.Message]:
 # --- the thread ---------------------------------------------------------------------------------
 
 async def test_a_thread_deleted_during_a_sealed_bid_comes_back_by_itself(simcord_env,
-                                                                       settings):  # noqa: F811
+                                                                       settings):
     """Giants, both humans' bid prompts out in their DMs: a moderator deletes the thread. A new
     thread opens under the lobby card at once, with a note and the table; the prompts stay
     live, a bid handed in shows on the new table, the ping for the late bidder comes there,
@@ -135,7 +132,7 @@ def has_lock_button(table: discord.Message) -> bool:
     return any(i.endswith(":open") for i in custom_ids(table))
 
 
-async def test_a_thread_deleted_while_the_bot_is_down_comes_back_at_start(simcord_env, new_bot,  # noqa: F811
+async def test_a_thread_deleted_while_the_bot_is_down_comes_back_at_start(simcord_env, new_bot,
                                                                         monkeypatch):
     """The thread goes while the bot is not showing anything (the event is lost with the
     process): the next start finds it gone, opens a new one and shows the table and the note;
@@ -165,7 +162,7 @@ async def test_a_thread_deleted_while_the_bot_is_down_comes_back_at_start(simcor
     assert not env.bot.unexpected_errors
 
 
-async def test_a_thread_found_gone_by_a_post_moves_on_the_next_reconcile(simcord_env, settings):  # noqa: F811
+async def test_a_thread_found_gone_by_a_post_moves_on_the_next_reconcile(simcord_env, settings):
     """Discord answers 404 Unknown Channel to a post into the thread (its delete event was
     missed): the table moves at the next reconcile, once."""
     env = simcord_env
@@ -256,7 +253,7 @@ async def test_the_dms_do_not_wait_for_the_table(simcord_env, status):
     assert dm_prompt(env, bob) is not None
 
 
-async def test_a_refusing_channel_holds_up_no_dm(simcord_env, settings):  # noqa: F811
+async def test_a_refusing_channel_holds_up_no_dm(simcord_env, settings):
     """The bot may no longer see the game's channel (403 Missing Access): alice's bid costs a
     refused call there; bob's bid, within the wait, costs none, and both bids close their
     prompts and show on the screens all the same; the permission given back shows the table
@@ -291,7 +288,7 @@ async def test_a_refusing_channel_holds_up_no_dm(simcord_env, settings):  # noqa
 
 # --- the lobby card -------------------------------------------------------------------------------
 
-async def test_a_lobby_card_deleted_before_the_start_comes_back(simcord_env, settings):  # noqa: F811
+async def test_a_lobby_card_deleted_before_the_start_comes_back(simcord_env, settings):
     env = simcord_env
     channel, _, _, lobby = await ready_lobby(env, "makemake", "lobby")
     mod = moderator(env, channel.guild)
@@ -314,7 +311,7 @@ async def test_a_lobby_card_deleted_before_the_start_comes_back(simcord_env, set
 
 @pytest.mark.parametrize("seen", [True, False])
 async def test_a_deleted_card_of_a_running_game_costs_at_most_one_call(
-        simcord_env, settings, new_bot, seen):  # noqa: F811
+        simcord_env, settings, new_bot, seen):
     """The card of a running game is deleted, seen by the bot or while it does not watch (the
     event is lost, as while it is down): it is forgotten and never edited again, over an hour
     of ticks, a seat that changes hands (which the card would show) and moves."""
@@ -344,7 +341,7 @@ async def test_a_deleted_card_of_a_running_game_costs_at_most_one_call(
 
 # --- a missing permission -------------------------------------------------------------------------
 
-async def test_a_missing_permission_costs_a_few_calls_an_hour(simcord_env, settings):  # noqa: F811
+async def test_a_missing_permission_costs_a_few_calls_an_hour(simcord_env, settings):
     """The bot loses Send Messages (in the channel and its threads) in one game's channel.
     That game's table is tried again only after a growing interval, not on every tick; a game
     in another channel is shown at once all along; the permission given back shows the table

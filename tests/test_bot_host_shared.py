@@ -23,7 +23,7 @@ from bot.host.shards import shard_of
 from bot.host.store import EVERY_GAME, PostgresStore, StaleGame, Store
 from rules.record import replay_lines
 from scripts.live_games import BlankRenders, ShowingOutbox, StubBot
-from tests.stores import BACKENDS, Backend
+from tests.helpers.stores import BACKENDS, Backend
 
 CHANNEL = 100
 

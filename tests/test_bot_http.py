@@ -32,16 +32,11 @@ from bot.host.store import SCHEMA_VERSION, open_store, read_heartbeats
 from bot.metrics import Metrics
 from bot.settings import VARIABLES, BadSettings, Settings
 from bot.web import StatusServer
-from tests.stores import Backend, SqliteBackend
-from tests.stub_discord import StubDiscord
-from tests.test_bot_outbox import heal, open_game, sticky
-from tests.test_bot_process import START_WITHIN, STOP_WITHIN, bot_env, until
-from tests.test_bot_support import (
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
-)
-from tests.test_docker import only
+from tests.helpers.dockerfile import only
+from tests.helpers.outbox import heal, open_game, sticky
+from tests.helpers.processes import START_WITHIN, STOP_WITHIN, bot_env, until
+from tests.helpers.stores import Backend, SqliteBackend
+from tests.helpers.stub_discord import StubDiscord
 
 CHANNEL = 424242424242424242
 CREATOR = 717171717171717171
@@ -425,7 +420,7 @@ def messages(caplog: pytest.LogCaptureFixture, *phases: str) -> list[str]:
 
 
 async def test_a_played_game_is_counted_and_logged(
-        info_logs: None, simcord_env: Any, settings: Settings,  # noqa: F811
+        info_logs: None, simcord_env: Any, settings: Settings,
         caplog: pytest.LogCaptureFixture) -> None:
     env = simcord_env
     game = await open_game(env, "makemake")

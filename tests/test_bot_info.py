@@ -23,22 +23,9 @@ from bot.table.info import (
     stats_embed,
 )
 from render.i18n import LANGUAGES, t
-from tests.test_bot_game import (
-    calls,
-    open_game,
-    play_first_legal,
-    session_in,
-    showing,
-    start,
-    table_messages,
-)
-from tests.test_bot_hidden import bid_in_dm, open_giants
-from tests.test_bot_support import (
-    home,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
-)
+from tests.helpers.bots import home, table_messages
+from tests.helpers.hidden import bid_in_dm, open_giants
+from tests.helpers.tables import calls, open_game, play_first_legal, session_in, showing, start
 
 GAMES = ("giants", "giganten", "makemake")
 
@@ -292,7 +279,7 @@ async def finish(env, channel, members) -> None:
     raise AssertionError("the game did not end")
 
 
-async def test_a_finished_game_updates_stats_and_the_leaderboard_once(simcord_env, new_bot):  # noqa: F811
+async def test_a_finished_game_updates_stats_and_the_leaderboard_once(simcord_env, new_bot):
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("island")

@@ -17,43 +17,22 @@ from typing import Any
 
 import discord
 import pytest
-import simcord
-import simcord.interactions
 
 from bot.host.sessions import Session
 from bot.host.store import MIGRATIONS, SCHEMA_VERSION, SqliteStore
 from bot.table.words import colour_name, game_name, game_text
 from render.i18n import language as lang_of
 from render.i18n import t
-from tests.test_bot_hidden import ids_of, in_dm, labels, shown
-from tests.test_bot_support import (
+from tests.helpers.bots import (
     dm_messages,
     dm_prompt,
     home,
     live_table,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
     table_messages,
 )
+from tests.helpers.hidden import ids_of, in_dm, labels, shown
 
 ES, RU, EN = lang_of("es-ES"), lang_of("ru"), lang_of("en-US")
-
-
-@pytest.fixture
-def locales(monkeypatch: pytest.MonkeyPatch) -> dict[int, str]:
-    """User id -> the Discord locale their interactions carry (others: ``en-US``)."""
-    chosen: dict[int, str] = {}
-    original = simcord.interactions.base_payload
-
-    def base_payload(backend: Any, *, user_id: int, **more: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = original(backend, user_id=user_id, **more)
-        if user_id in chosen:
-            payload["locale"] = chosen[user_id]
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    return chosen
 
 
 # --- what the messages say ----------------------------------------------------------------------
@@ -188,7 +167,7 @@ async def test_a_spanish_player_in_an_english_game_gets_every_dm_in_spanish(simc
 
 
 async def test_a_changed_locale_is_written_once_and_spoken_from_then_on(simcord_env, locales,
-                                                                        monkeypatch, new_bot):  # noqa: F811
+                                                                        monkeypatch, new_bot):
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("moai")

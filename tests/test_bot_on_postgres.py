@@ -11,14 +11,11 @@ import pytest
 
 from bot.host.clock import ManualClock
 from bot.settings import Settings
-from tests.test_bot_game import (  # noqa: F401 - run here again, on PostgreSQL
-    test_three_player_game_with_ai_and_restart_to_the_end,
-    test_turn_timer_reminds_then_lets_the_ai_play_even_after_a_restart,
+from tests.helpers.hidden import a_restart_during_the_bids_keeps_them_secret_and_the_forms_working
+from tests.helpers.tables import (
+    three_player_game_with_ai_and_restart_to_the_end,
+    turn_timer_reminds_then_lets_the_ai_play_even_after_a_restart,
 )
-from tests.test_bot_hidden import (  # noqa: F401 - run here again, on PostgreSQL
-    test_a_restart_during_the_bids_keeps_them_secret_and_the_forms_working,
-)
-from tests.test_bot_support import new_bot, simcord_bot  # noqa: F401
 
 pytestmark = pytest.mark.postgres
 
@@ -33,3 +30,18 @@ def settings(pg_url: str) -> Settings:
 
 def test_the_settings_name_postgresql(settings: Settings, pg_url: str) -> None:
     assert settings.database == pg_url and settings.sqlite_path is None
+
+
+async def test_three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot):
+    await three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot)
+
+
+async def test_turn_timer_reminds_then_lets_the_ai_play_even_after_a_restart(
+        simcord_env, settings, new_bot):
+    await turn_timer_reminds_then_lets_the_ai_play_even_after_a_restart(
+        simcord_env, settings, new_bot)
+
+
+async def test_a_restart_during_the_bids_keeps_them_secret_and_the_forms_working(
+        simcord_env, new_bot):
+    await a_restart_during_the_bids_keeps_them_secret_and_the_forms_working(simcord_env, new_bot)

@@ -18,114 +18,24 @@ import discord
 import pytest
 
 from bot.constants import MAX_CONTENT, RETRY_FIRST
-from bot.host.sessions import Session
-from tests.test_bot_support import (
+from tests.helpers.bots import (
     custom_ids,
     dm_messages,
     dm_prompt,
-    home,
     mine,
-    new_bot,  # noqa: F401
     places,
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
     table_messages,
 )
-
-# --- a game to break -------------------------------------------------------------------------
-
-class Game:
-    """A running game with two humans (alice red, bob second) and AI seats."""
-
-    def __init__(self, env, channel, alice, bob, session: Session) -> None:
-        self.env, self.channel, self.alice, self.bob = env, channel, alice, bob
-        self.session = session
-        self.members = {alice.id: alice, bob.id: bob}
-
-    @property
-    def id(self) -> int:
-        return self.session.id
-
-    def now(self) -> Session:
-        """The game as the (current) bot holds it: a restart loads a new session."""
-        return self.env.bot.games.sessions[self.id]
-
-    def pending_member(self):
-        session = self.now()
-        seat = session.seat(session.pending()[0])
-        assert seat is not None and seat.user_id is not None, session.pending()
-        return self.members[seat.user_id]
-
-    def first_legal(self) -> str:
-        session = self.now()
-        return str(session.legal(session.pending()[0])[0])
-
-    def place(self):
-        return home(self.channel)
-
-    def tables(self) -> list[discord.Message]:
-        """The game's table messages (status embed with the board), oldest first."""
-        return [m for m in mine(self.env, self.place().history())
-                if m.embeds and m.embeds[0].image]
-
-    def table(self) -> discord.Message:
-        tables = self.tables()
-        assert tables, "no table message"
-        return tables[-1]
-
-    def shows_turn_of(self, colour_name: str) -> bool:
-        return (self.table().embeds[0].description or "").startswith(f"Now: {colour_name}")
-
-    async def play(self, member=None, notation: str | None = None) -> str:
-        """The pending human (or ``member``) plays by /play in the table's place."""
-        member = member or self.pending_member()
-        result = await member.slash(self.place(), "play", notation=notation or self.first_legal())
-        return answer_text(result)
-
-
-async def ready_lobby(env, game: str, name: str | None = None, ai_seats: int = 1,
-                      **options: Any):
-    """A lobby in a new channel (``name``) that alice opened and bob joined, with AI seats:
-    the channel, alice, bob and the lobby card."""
-    guild = env.create_guild()
-    channel = guild.create_text_channel(name or f"{game}-table")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    result = await alice.slash(channel, "game new", game=game, **options)
-    lobby = result.response
-    assert lobby is not None and not result.ephemeral
-    await bob.click(lobby, label="Join")
-    for _ in range(ai_seats):
-        await alice.click(lobby, label="Add AI")
-    return channel, alice, bob, lobby
-
-
-async def open_game(env, game: str, ai_seats: int = 1, **options: Any) -> Game:
-    channel, alice, bob, lobby = await ready_lobby(env, game, ai_seats=ai_seats, **options)
-    started = await alice.click(lobby, label="Start")
-    assert not started.followups, started.followups[0].content
-    session = env.bot.games.in_channel(channel.id)
-    assert session is not None and session.status == "running"
-    return Game(env, channel, alice, bob, session)
-
-
-def answer_text(result) -> str:
-    shown = [m for m in (*result.followups, result.response) if m is not None and m.content]
-    return shown[0].content if shown else ""
-
+from tests.helpers.outbox import (
+    Game,
+    assert_caught_up,
+    heal,
+    open_game,
+    ready_lobby,
+    sticky,
+)
 
 # --- what the bot sent ---------------------------------------------------------------------
-
-def sticky(env, method: str, path: str, status: int = 500, code: int = 0) -> dict[str, Any]:
-    """A fault that lasts until :func:`heal` (whatever discord.py or the bot retries)."""
-    env.inject_error(method, path, status=status, code=code, times=None,
-                     message="Service unavailable (injected by test)")
-    return env.backend.faults[-1]
-
-
-def heal(env, fault: dict[str, Any]) -> None:
-    if fault in env.backend.faults:
-        env.backend.faults.remove(fault)
 
 
 def requests(env, method: str, path: str, since: int = 0) -> list:
@@ -134,15 +44,6 @@ def requests(env, method: str, path: str, since: int = 0) -> list:
 
 def posts_to(env, channel_id: int, since: int = 0) -> list:
     return requests(env, "POST", f"/channels/{channel_id}/messages", since)
-
-
-async def assert_caught_up(game: Game) -> None:
-    """Discord shows everything the stored game wants: another reconcile has nothing to do."""
-    env = game.env
-    calls, sent = env.bot.outbox.calls, len(env.http_requests)
-    await env.bot.outbox.reconcile(game.id)
-    assert env.bot.outbox.calls == calls
-    assert [f"{r.method} {r.path}" for r in env.http_requests[sent:]] == []
 
 
 def assert_no_duplicates(game: Game) -> None:
@@ -267,7 +168,7 @@ async def submit(member, prompt) -> bool:
 
 # --- Discord calls of the outbox: retried with backoff, or by the tick --------------------------
 
-async def test_the_lobby_card_edit_failing_at_start(simcord_env, settings):  # noqa: F811
+async def test_the_lobby_card_edit_failing_at_start(simcord_env, settings):
     env = simcord_env
     channel, alice, bob, lobby = await ready_lobby(env, "makemake", "start")
     fault = sticky(env, "PATCH", f"/channels/{channel.id}/messages/{lobby.id}")
@@ -291,7 +192,7 @@ async def test_the_lobby_card_edit_failing_at_start(simcord_env, settings):  # n
 
 
 @pytest.mark.parametrize("status", [429, 500])
-async def test_the_table_post_failing(simcord_env, settings, status):  # noqa: F811
+async def test_the_table_post_failing(simcord_env, settings, status):
     env = simcord_env
     game = await open_game(env, "makemake")
     thread = game.place()
@@ -315,7 +216,7 @@ async def test_the_table_post_failing(simcord_env, settings, status):  # noqa: F
 
 
 @pytest.mark.parametrize("path", ["dm", "@original"])
-async def test_the_dm_prompt_edit_failing(simcord_env, settings, path):  # noqa: F811
+async def test_the_dm_prompt_edit_failing(simcord_env, settings, path):
     """Alice hands in her bid; editing her DM prompt to "Handed in" fails (the outbox's edit,
     or the confirmation of the click itself): the prompt is closed later, nothing is sent
     twice, and bob can still bid."""
@@ -351,7 +252,7 @@ async def test_the_dm_prompt_edit_failing(simcord_env, settings, path):  # noqa:
 
 # --- the database and the process --------------------------------------------------------------
 
-async def test_a_locked_database_during_an_ai_step(simcord_env, settings, monkeypatch):  # noqa: F811
+async def test_a_locked_database_during_an_ai_step(simcord_env, settings, monkeypatch):
     """Bob's move is committed; storing the AI's answer finds the database locked. Bob's move
     shows at once; the tick plays the AI's move, and alice can act."""
     env = simcord_env
@@ -386,7 +287,7 @@ async def test_a_locked_database_during_an_ai_step(simcord_env, settings, monkey
     assert not env.bot.unexpected_errors
 
 
-async def test_a_restart_between_commit_and_post(simcord_env, new_bot, monkeypatch):  # noqa: F811
+async def test_a_restart_between_commit_and_post(simcord_env, new_bot, monkeypatch):
     """The process dies after alice's move is stored and before the outbox ran: the new
     process shows it at start-up, once."""
     env = simcord_env
@@ -414,7 +315,7 @@ async def test_a_restart_between_commit_and_post(simcord_env, new_bot, monkeypat
 # --- idempotence ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["makemake", "giants", "giganten"])
-async def test_a_second_reconcile_with_nothing_new_makes_no_call(simcord_env, settings,  # noqa: F811
+async def test_a_second_reconcile_with_nothing_new_makes_no_call(simcord_env, settings,
                                                                  name):
     env = simcord_env
     game = await open_game(env, name, ai_seats=2 if name == "giganten" else 1)
@@ -427,7 +328,7 @@ async def test_a_second_reconcile_with_nothing_new_makes_no_call(simcord_env, se
     assert not env.bot.unexpected_errors
 
 
-async def test_a_table_message_deleted_by_hand_is_posted_again(simcord_env, settings):  # noqa: F811
+async def test_a_table_message_deleted_by_hand_is_posted_again(simcord_env, settings):
     env = simcord_env
     game = await open_game(env, "makemake")
     guild = game.channel.guild

@@ -11,7 +11,16 @@ import discord
 
 import bot.exts._outbox
 from rules.record import replay
-from tests.test_bot_game import (
+from tests.helpers.bots import (
+    close_dms,
+    dm_messages,
+    dm_prompt,
+    home,
+    table_messages,
+)
+from tests.helpers.giganten_table import small_board
+from tests.helpers.hidden import bid_in_dm, open_giants, texts
+from tests.helpers.tables import (
     assert_calm,
     buttons,
     ephemeral_text,
@@ -23,17 +32,6 @@ from tests.test_bot_game import (
     session_in,
     showing,
     start,
-)
-from tests.test_bot_giganten import small_board
-from tests.test_bot_hidden import bid_in_dm, dm_prompt, open_giants, texts
-from tests.test_bot_support import (
-    close_dms,
-    dm_messages,
-    home,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
-    table_messages,
 )
 
 PAUSED = "The game is paused: nobody can move until someone uses /game resume."
@@ -55,7 +53,7 @@ def log_of(env, channel) -> str:
 
 # --- /game undo ----------------------------------------------------------------------------------
 
-async def test_undo_then_a_different_move_to_the_end(simcord_env, new_bot):  # noqa: F811
+async def test_undo_then_a_different_move_to_the_end(simcord_env, new_bot):
     """Alice takes back her move and the two AI moves after it, plays another one, and the
     finished record is the game as played, the take-back a comment, and it replays."""
     env = simcord_env
@@ -210,7 +208,7 @@ async def test_undo_is_refused_after_a_chance_step_and_after_a_peek(simcord_env,
 # --- /game pause, resume, deadline ---------------------------------------------------------------
 
 async def test_pause_stops_the_deadline_and_resume_restarts_what_was_left(
-        simcord_env, settings):  # noqa: F811
+        simcord_env, settings):
     env = simcord_env
     clock = settings.clock
     guild = env.create_guild()
@@ -259,7 +257,7 @@ async def test_pause_stops_the_deadline_and_resume_restarts_what_was_left(
     assert not env.bot.unexpected_errors
 
 
-async def test_deadline_changes_mid_game(simcord_env, settings):  # noqa: F811
+async def test_deadline_changes_mid_game(simcord_env, settings):
     env = simcord_env
     clock = settings.clock
     guild = env.create_guild()
@@ -304,7 +302,7 @@ async def test_deadline_changes_mid_game(simcord_env, settings):  # noqa: F811
 # --- away and back -------------------------------------------------------------------------------
 
 async def test_two_timeouts_in_a_row_mark_a_player_away_until_they_are_back(
-        simcord_env, settings, new_bot):  # noqa: F811
+        simcord_env, settings, new_bot):
     env = simcord_env
     clock = settings.clock
     guild = env.create_guild()

@@ -14,16 +14,8 @@ import pytest
 from bot.app import INVITE_PERMISSIONS, game_intents
 from bot.constants import NEEDED_PERMISSIONS, THREAD_PERMISSIONS
 from render.i18n import LANGUAGES, t
-from tests.test_bot_game import (
-    ephemeral_text,
-    fresh,
-    play_first_legal,
-    session_in,
-    start,
-)
-from tests.test_bot_hidden import open_giants, type_choice, type_in_dm
-from tests.test_bot_languages import locales  # noqa: F401
-from tests.test_bot_support import new_bot, settings, simcord_bot  # noqa: F401
+from tests.helpers.hidden import open_giants, type_choice, type_in_dm
+from tests.helpers.tables import ephemeral_text, fresh, play_first_legal, session_in, start
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERYTHING = discord.Permissions.all().value
@@ -191,7 +183,7 @@ async def test_one_missing_thread_permission_is_named_alone(simcord_env) -> None
      "權限中授予。"),
 ])
 async def test_a_missing_permission_is_named_in_the_users_language(
-        simcord_env, locales, lacking, lang, expected) -> None:  # noqa: F811
+        simcord_env, locales, lacking, lang, expected) -> None:
     """Refused with Discord's own names for what is missing, and nothing is created."""
     env = simcord_env
     guild = env.create_guild()

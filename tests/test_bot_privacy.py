@@ -4,7 +4,6 @@ removed from it (unless it is invited back)."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import discord
@@ -14,7 +13,9 @@ from bot.exts._items import ForgetButton
 from bot.host.store import FORMER_ID, FORMER_PLAYER
 from bot.settings import BadSettings, Settings
 from render.i18n import t
-from tests.test_bot_game import (
+from tests.helpers.bots import make_settings
+from tests.helpers.rows import rows
+from tests.helpers.tables import (
     ephemeral_text,
     fresh,
     open_game,
@@ -23,17 +24,8 @@ from tests.test_bot_game import (
     session_in,
     start,
 )
-from tests.test_bot_support import new_bot, settings, simcord_bot  # noqa: F401
 
 DAY = 24 * 3600
-
-
-def rows(db_path: Path) -> dict[str, list[tuple]]:
-    """Every row of every table, as committed (a second connection reads the WAL too)."""
-    with sqlite3.connect(db_path) as db:
-        tables = [r[0] for r in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        return {table: db.execute(f"SELECT * FROM {table}").fetchall() for table in tables}
 
 
 def mentioning(db_path: Path, *needles: str) -> list[tuple[str, tuple]]:
@@ -60,7 +52,7 @@ def test_the_retention_setting() -> None:
             "a whole number of days, 0 or more, e.g. PURGE_AFTER_DAYS=90"]
 
 
-async def test_forget_me_leaves_nothing_of_the_user(simcord_env, settings) -> None:  # noqa: F811
+async def test_forget_me_leaves_nothing_of_the_user(simcord_env, settings) -> None:
     env = simcord_env
     guild = env.create_guild()
     alice, bob, cleo = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "cleo"))
@@ -135,7 +127,7 @@ def fresh_answer(result) -> str:
     return messages[-1].content
 
 
-async def test_forget_me_with_nothing_stored_says_so(simcord_env, settings) -> None:  # noqa: F811
+async def test_forget_me_with_nothing_stored_says_so(simcord_env, settings) -> None:
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("quiet")
@@ -149,7 +141,7 @@ async def test_forget_me_with_nothing_stored_says_so(simcord_env, settings) -> N
 
 
 async def test_a_removed_servers_games_are_deleted_after_the_retention(
-        simcord_env, settings) -> None:  # noqa: F811
+        simcord_env, settings) -> None:
     env = simcord_env
     clock = settings.clock
     gone, stays = env.create_guild("gone"), env.create_guild("stays")
@@ -201,7 +193,7 @@ async def test_a_removed_servers_games_are_deleted_after_the_retention(
     assert not env.bot.unexpected_errors
 
 
-async def test_coming_back_before_the_retention_keeps_the_games(simcord_env, settings) -> None:  # noqa: F811
+async def test_coming_back_before_the_retention_keeps_the_games(simcord_env, settings) -> None:
     env = simcord_env
     clock = settings.clock
     guild = env.create_guild("back")
@@ -229,7 +221,6 @@ async def test_with_no_retention_the_games_go_at_once(tmp_path) -> None:
     from simcord import Env
 
     from bot import create_bot
-    from tests.test_bot_support import make_settings
 
     made = make_settings(tmp_path / "games.sqlite3")
     made.purge_after_days = 0
@@ -253,7 +244,7 @@ async def test_with_no_retention_the_games_go_at_once(tmp_path) -> None:
 
 
 async def test_a_server_missing_at_one_start_keeps_its_games(
-        simcord_env, settings, new_bot) -> None:  # noqa: F811
+        simcord_env, settings, new_bot) -> None:
     """Removed while the bot was away (it never heard the event): the servers with games that
     Discord leaves out of its list are counted at each start, and judged removed only once
     missing on 3 starts spanning 2 days."""
@@ -302,7 +293,7 @@ async def test_a_server_missing_at_one_start_keeps_its_games(
 
 
 async def test_a_server_listed_again_is_no_longer_counted(
-        simcord_env, settings, new_bot) -> None:  # noqa: F811
+        simcord_env, settings, new_bot) -> None:
     env = simcord_env
     clock = settings.clock
     guild = env.create_guild("flaky")

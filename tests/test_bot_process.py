@@ -1,13 +1,12 @@
-"""``python -m bot`` as a process against a stub Discord (tests/stub_discord.py): SIGTERM and
-SIGINT stop it cleanly (exit 0 within 5 s, the heartbeat row gone, the write-ahead log empty,
-the database sound, the instance lock released), and a second bot on the same database is
-refused with status 2 and a message that says who runs and what to do; so is a token of
-another Discord application than the one the database belongs to, and it changes nothing."""
+"""``python -m bot`` as a process against a stub Discord (tests/helpers/stub_discord.py):
+SIGTERM and SIGINT stop it cleanly (exit 0 within 5 s, the heartbeat row gone, the write-ahead
+log empty, the database sound, the instance lock released), and a second bot on the same
+database is refused with status 2 and a message that says who runs and what to do; so is a token
+of another Discord application than the one the database belongs to, and it changes nothing."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sqlite3
 import sys
@@ -18,12 +17,8 @@ import pytest
 
 from bot.host.sessions import Host
 from bot.host.store import InstanceLock, SqliteStore, read_heartbeats
-from tests.stub_discord import APP_ID, StubDiscord
-
-START_WITHIN = 60.0
-"""Seconds a bot may take to start (importing everything on a slow machine)."""
-STOP_WITHIN = 5.0
-POLL = 0.05
+from tests.helpers.processes import START_WITHIN, STOP_WITHIN, bot_env, until
+from tests.helpers.stub_discord import APP_ID, StubDiscord
 
 
 @pytest.fixture
@@ -34,30 +29,10 @@ async def stub() -> AsyncIterator[StubDiscord]:
     await discord_stub.stop()
 
 
-def bot_env(stub: StubDiscord, folder: Path, db_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("GUILD_ID", "BOT_LANGUAGE", "LOG_LEVEL", "SQLITE_SYNCHRONOUS")}
-    env.update(stub.hook(folder))
-    env.update(DISCORD_TOKEN="stub-token", GAMES_DB=str(db_path), SYNC_COMMANDS="no",
-               LOG_LEVEL="INFO")
-    return env
-
-
 async def start_bot(env: dict[str, str], folder: Path) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=folder, env=env, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE)
-
-
-async def until(condition: object, what: str, within: float = START_WITHIN) -> None:
-    """Poll ``condition()`` (tiny waits) until it is true, for at most ``within`` seconds."""
-    assert callable(condition)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"not within {within} s: {what}")
-        await asyncio.sleep(POLL)
 
 
 async def running(stub: StubDiscord, process: asyncio.subprocess.Process,

@@ -13,7 +13,7 @@ from bot.host.clock import ManualClock
 from bot.host.sessions import Host
 from bot.host.store import Rating, ResultRow, Store
 from rules.core import Result
-from tests.stores import Backend
+from tests.helpers.stores import Backend
 
 CHANNEL = 300
 GUILD = 1

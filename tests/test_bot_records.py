@@ -19,18 +19,15 @@ from rules.__main__ import main as rules_cli
 from rules.fair import commitment
 from rules.giganten.actions import Licences, Tiles
 from rules.giganten.board import TILE_TYPE
-from tests.test_bot_giganten import small_board
-from tests.test_bot_hidden import bid_in_dm, open_giants, session_in, texts, type_choice
-from tests.test_bot_support import (
+from tests.helpers.bots import (
     Bots,
     dm_messages,
     home,
     make_settings,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
     table_messages,
 )
+from tests.helpers.giganten_table import small_board
+from tests.helpers.hidden import bid_in_dm, open_giants, session_in, texts, type_choice
 
 SECRET = 2**127 + 2**64 + 12345
 """A seed as the bot draws them: 128 bits, more than SQLite's INTEGER holds."""

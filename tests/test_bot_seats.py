@@ -10,16 +10,15 @@ import discord
 
 import bot.exts._outbox as outbox_module
 from bot.host.sessions import Session
-from tests.test_bot_game import (
-    assert_calm,
-    boards,
-    buttons,
-    fresh,
-    open_game,
-    play_first_legal,
-    start,
+from tests.helpers.bots import (
+    close_dms,
+    dm_messages,
+    dm_prompt,
+    home,
+    live_table,
+    table_messages,
 )
-from tests.test_bot_hidden import (
+from tests.helpers.hidden import (
     HANDED_IN,
     OPEN_LABEL,
     fill_bid,
@@ -30,16 +29,14 @@ from tests.test_bot_hidden import (
     screens,
     shown,
 )
-from tests.test_bot_support import (
-    close_dms,
-    dm_messages,
-    dm_prompt,
-    home,
-    live_table,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
-    simcord_bot,  # noqa: F401
-    table_messages,
+from tests.helpers.tables import (
+    assert_calm,
+    boards,
+    buttons,
+    fresh,
+    open_game,
+    play_first_legal,
+    start,
 )
 
 LONG_BACKOFF = 60.0
@@ -219,7 +216,7 @@ async def test_a_late_joiner_replaces_the_newest_ai_seat_and_the_creator_removes
     assert not env.bot.unexpected_errors
 
 
-async def test_kick_in_the_lobby_and_in_a_game(simcord_env, new_bot):  # noqa: F811
+async def test_kick_in_the_lobby_and_in_a_game(simcord_env, new_bot):
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("kicks")
@@ -295,7 +292,7 @@ async def test_kick_in_the_lobby_and_in_a_game(simcord_env, new_bot):  # noqa: F
     assert not env.bot.unexpected_errors
 
 
-async def test_refusals_say_who_may_take_a_seat_and_why(simcord_env, settings):  # noqa: F811
+async def test_refusals_say_who_may_take_a_seat_and_why(simcord_env, settings):
     env = simcord_env
     clock = settings.clock
     guild = env.create_guild()

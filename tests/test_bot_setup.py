@@ -16,7 +16,8 @@ import bot.exts._outbox as outbox_module
 from bot.constants import PING_AFTER, RECONCILE_TICK, REFUSED_FIRST
 from bot.settings import Settings
 from bot.translator import CatalogueTranslator, ls
-from tests.test_bot_game import (
+from tests.helpers.bots import home
+from tests.helpers.tables import (
     LONG_BACKOFF,
     boards,
     calls,
@@ -27,7 +28,6 @@ from tests.test_bot_game import (
     showing,
     start,
 )
-from tests.test_bot_support import home, new_bot, settings, simcord_bot  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,7 +107,7 @@ async def test_commands_are_synced(simcord_env) -> None:
                                                         "game threads", "play"}
 
 
-async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env, settings,  # noqa: F811
+async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env, settings,
                                                                      monkeypatch) -> None:
     """A bug is answered politely and changes nothing; Discord failing to show the table never
     costs a move: the move is committed and answered, and the table catches up later (503:

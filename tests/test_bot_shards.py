@@ -30,7 +30,7 @@ from bot.host.store import (
     shard_list,
 )
 from bot.settings import VARIABLES, BadSettings, Settings
-from tests.stores import PostgresBackend
+from tests.helpers.stores import PostgresBackend
 
 PG = "postgresql://rapanui:secret@db:5432/rapanui"
 

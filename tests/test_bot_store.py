@@ -1,5 +1,5 @@
 """The store and the session host without Discord: commits, reloads, crashes, migrations.
-Each test runs on both backends (``tests/stores.py``) unless it is about SQLite's file."""
+Each test runs on both backends (``tests/helpers/stores.py``) unless it is about SQLite's file."""
 
 from __future__ import annotations
 
@@ -26,9 +26,8 @@ from bot.host.store import (
 from rules.core import IllegalAction
 from rules.fair import chance_rng
 from rules.record import Game, replay_lines
-from tests.stores import Backend, PostgresBackend, SqliteBackend
-
-CHANNEL = 100
+from tests.helpers.store_rows import CHANNEL, FIELDS
+from tests.helpers.stores import Backend, PostgresBackend, SqliteBackend
 
 
 class Crash(Exception):
@@ -54,10 +53,6 @@ def in_file(path: Path, sql: str) -> list[tuple]:
         return other.execute(sql).fetchall()
     finally:
         other.close()
-
-
-FIELDS = dict(guild_id=1, game="makemake", options="", seed=3, creator_id=1, language="en",
-              ai_level="random")
 
 
 async def test_schema_is_versioned(store: Store, backend: Backend) -> None:

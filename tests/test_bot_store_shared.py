@@ -32,7 +32,7 @@ from bot.host.store import (
     Store,
 )
 from bot.host.store._postgres_store import LISTENER
-from tests.stores import Backend, PostgresBackend, SqliteBackend
+from tests.helpers.stores import Backend, PostgresBackend, SqliteBackend
 
 WAIT = 30.0
 """Most seconds a test waits for what it expects (it comes in milliseconds)."""

@@ -30,7 +30,7 @@ from bot.host.store import (
     StoreClosed,
     run,
 )
-from tests.stores import Backend, PostgresBackend
+from tests.helpers.stores import Backend, PostgresBackend
 
 CHANNEL = 100
 WAIT = 30.0

@@ -25,12 +25,8 @@ from rules import ai
 from rules.ismcts import Budget
 from rules.record import replay_lines
 from rules.registry import game_module
-from tests.test_bot_game import fresh, host_of, open_game, play_first_legal, session_in, start
-from tests.test_bot_support import (
-    make_settings,
-    new_bot,  # noqa: F401
-    simcord_bot,  # noqa: F401
-)
+from tests.helpers.bots import make_settings
+from tests.helpers.tables import fresh, host_of, open_game, play_first_legal, session_in, start
 
 ITERATIONS = 2
 """A tiny search: the tests are about where decisions are made, not how well."""

@@ -25,7 +25,6 @@ from discord import app_commands
 
 from bot.translator import CatalogueTranslator, ls
 from render.i18n import LANGUAGES, catalogue
-from tests.test_bot_support import new_bot, settings, simcord_bot  # noqa: F401
 
 BOT_DIR = Path(__file__).resolve().parent.parent / "bot"
 MAX_NAME = 32

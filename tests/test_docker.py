@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from tests.dockerignore import DockerIgnore, context_files, read_patterns
+from tests.helpers.dockerfile import DOCKERFILE, ROOT, copies, only
+from tests.helpers.dockerignore import DockerIgnore, context_files, read_patterns
 
-ROOT = Path(__file__).resolve().parent.parent
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)$")
 LOCKED = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)((?: --hash=sha256:[0-9a-f]{64})*)")
 """A lock's requirement, its continuation lines joined: ``name==version --hash=sha256:…``."""
@@ -28,44 +28,8 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def instructions(text: str) -> list[tuple[str, str]]:
-    """A Dockerfile's instructions in order, each (KEYWORD, its arguments on one line)."""
-    found, pending = [], ""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not pending and (not stripped or stripped.startswith("#")):
-            continue
-        if stripped.endswith("\\"):
-            pending += stripped[:-1] + " "
-            continue
-        whole = (pending + stripped).strip()
-        pending = ""
-        keyword, _, args = whole.partition(" ")
-        found.append((keyword.upper(), " ".join(args.split())))
-    return found
-
-
-DOCKERFILE = instructions((ROOT / "Dockerfile").read_text("utf-8"))
-
-
-def only(keyword: str) -> str:
-    [args] = [args for key, args in DOCKERFILE if key == keyword]
-    return args
-
-
 def index(keyword: str, args: str) -> int:
     return DOCKERFILE.index((keyword, args))
-
-
-def copies() -> list[tuple[list[str], str]]:
-    """Each COPY instruction's sources and destination."""
-    found = []
-    for key, args in DOCKERFILE:
-        if key == "COPY":
-            *sources, destination = args.split()
-            assert not any(s.startswith("--") for s in sources), "no COPY flags expected"
-            found.append((sources, destination))
-    return found
 
 
 def locked(name: str = "requirements.lock") -> dict[str, tuple[str, frozenset[str]]]:

@@ -14,7 +14,7 @@ from rules.giants import board
 from rules.giants.carry import helpers, preference, prestige_of
 from rules.giants.roundend import finish
 from rules.record import Game, RecordError, parse_header, replay
-from tests.words import forms
+from tests.helpers.words import forms
 
 FIVE = "game giants purple blue green red yellow"
 THREE = "game giants red blue green"

@@ -19,10 +19,12 @@ from rules.giganten.board import COST, TILE_SPACES, rail_cost
 from rules.giganten.chance import price_move
 from rules.giganten.state import State
 from rules.record import RecordError, parse_header, replay
-from tests.words import forms
+from tests.helpers.words import forms
 
 RECORD = Path(__file__).parent / "records" / "giganten" / "example_a.txt"
 ROOT = Path(__file__).parent.parent
+SPEC = Path(__file__).parent / "specs" / "giganten.md"
+"""The Giganten rules specification: a copy kept with the tests (see the test reading it)."""
 
 
 def before(line: str) -> State:
@@ -523,7 +525,6 @@ def test_entry_printing() -> None:
 
 def test_every_rejection_key_has_an_english_message() -> None:
     catalogue = json.loads((ROOT / "data/i18n/en/giganten.json").read_text(encoding="utf-8"))
-    spec = (ROOT.parent / "shared/rules/giganten.md")
     source = "\n".join(p.read_text(encoding="utf-8")
                        for p in (ROOT / "rules/giganten").glob("*.py"))
     raised = set(re.findall(r'IllegalAction\("([a-z_]+\.[a-z_.]+)"', source))
@@ -535,11 +536,23 @@ def test_every_rejection_key_has_an_english_message() -> None:
     for key, args in calls:
         holes = set(re.findall(r"\{(\w+)\}", "".join(forms(catalogue[f"rules.giganten.{key}"]))))
         assert holes <= set(re.findall(r"(\w+)=", args)), key
-    if spec.exists():
-        listed = set(re.findall(r"`([a-z]+\.[a-z_]+)`", spec.read_text(encoding="utf-8")))
-        assert {k for k in listed if k.split(".")[0] in {
-            "tiles", "reveal", "take", "licences", "drive", "peek", "loco", "price", "oil",
-            "build", "produce", "bid", "pay", "sell", "forfeit", "game"}} <= raised
+    listed = set(re.findall(r"`([a-z]+\.[a-z_]+)`", SPEC.read_text(encoding="utf-8")))
+    assert {k for k in listed if k.split(".")[0] in {
+        "tiles", "reveal", "take", "licences", "drive", "peek", "loco", "price", "oil",
+        "build", "produce", "bid", "pay", "sell", "forfeit", "game"}} <= raised
+
+
+def test_the_spec_read_here_is_the_copy_kept_beside_the_tests() -> None:
+    """``tests/specs/giganten.md`` is a copy, word for word, of the Giganten rules
+    specification the engine was written from (``rules/giganten.md`` of the project's design
+    notes, which live outside this repository). It is kept here so that every checkout checks
+    the engine's rejection keys against the keys the specification names; when the
+    specification changes, the copy is replaced by the new text."""
+    text = SPEC.read_text(encoding="utf-8")
+    assert SPEC.is_relative_to(ROOT / "tests")
+    assert text.startswith("# Giganten: rules specification")
+    assert "This file is the authority for the engine `rules/giganten`." in text
+    assert len(set(re.findall(r"`([a-z]+\.[a-z_]+)`", text))) >= 44
 
 
 @pytest.mark.parametrize(("seats", "level"), [(3, "greedy"), (4, "greedy"), (3, "random"),

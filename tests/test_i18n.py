@@ -16,7 +16,7 @@ import pytest
 from render import i18n
 from render.giganten import money
 from render.i18n import I18N_DIR, LANGUAGES, language, t
-from tests.words import forms
+from tests.helpers.words import SIMPLIFIED_ONLY, forms
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 ENGLISH_FILES = sorted(p.name for p in (I18N_DIR / "en").glob("*.json"))
@@ -97,11 +97,6 @@ def test_chinese_text_is_in_chinese() -> None:
 
 # --- Chinese: Simplified (zh) and Traditional as used in Taiwan (zh-TW) ------------------------
 
-SIMPLIFIED_ONLY = ("个这们时对说门马么车东开关发经为会后号戏将从间头点达过还"
-                   "进运选场块员图应该让钱币轮论级备扑认识标记简领鸟许证层拦"
-                   "岛气无乐执术码权删录设")
-"""Common Simplified characters whose Traditional form differs (个 個, 这 這, 记 記, 鸟 鳥 ...):
-none of them belongs in Traditional Chinese text about these games."""
 MISCONVERTED = ("游戲", "頻道里", "這隻", "最多隻", "私信", "子區", "許可權")
 """What converting Simplified text character by character gets wrong: 遊戲 (not 游 of 上游),
 頻道裡, 只, and the words Taiwan's Discord uses instead (私訊, 討論串, 權限)."""

@@ -26,7 +26,7 @@ from render.i18n import (
     needed_categories,
     t,
 )
-from tests.words import english_words, forms, locale_words
+from tests.helpers.words import english_words, forms, locale_words
 
 OTHERS = [lang for lang in LANGUAGES if lang != DEFAULT]
 ENGLISH = catalogue(DEFAULT)

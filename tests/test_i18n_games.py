@@ -13,7 +13,7 @@ import re
 import pytest
 
 from scripts import table_report
-from tests.words import english_words, locale_words
+from tests.helpers.words import english_words, locale_words
 
 GAMES = {"makemake": ["round_limit=3"], "giants": ["round_limit=2"], "giganten": []}
 LOCALES = {"es": "es-ES", "ru": "ru", "zh-CN": "zh-CN", "zh-TW": "zh-TW"}

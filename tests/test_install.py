@@ -24,8 +24,8 @@ from PIL import Image
 
 from render.i18n import LANGUAGES, t
 from rules.data import BOARDS
-from tests.dockerignore import context_files
-from tests.test_docker import DOCKERFILE, copies
+from tests.helpers.dockerfile import DOCKERFILE, copies
+from tests.helpers.dockerignore import context_files
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("giganten", "giants", "makemake")

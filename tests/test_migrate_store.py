@@ -31,7 +31,7 @@ from bot.host.store import (
     SqliteStore,
     Store,
 )
-from tests.stores import SqliteBackend
+from tests.helpers.stores import SqliteBackend
 
 GUILD = 123456789012345678
 OTHER_GUILD = 223456789012345678

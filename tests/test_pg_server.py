@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import pg_server
+from tests.helpers import pg_server
 
 
 def fake(folder: Path, version: str) -> Path:

@@ -1,9 +1,9 @@
 """The board canvases keep their pixels while they are drawn faster.
 
-Each canvas of the positions in ``tests/canvas_cases.py`` must have the hash stored when it was
-drawn the straightforward way; the shortcuts are also checked against what they replace: a text
-pasted from its kept mask against ``ImageDraw.text``, Make Make's overlay laid only where it must
-against the overlay laid over the whole board.
+Each canvas of the positions in ``tests/helpers/canvas_cases.py`` must have the hash stored when
+it was drawn the straightforward way; the shortcuts are also checked against what they replace:
+a text pasted from its kept mask against ``ImageDraw.text``, Make Make's overlay laid only where
+it must against the overlay laid over the whole board.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from render import common, makemake
-from tests import canvas_cases
+from tests.helpers import canvas_cases
 
 STORED: dict[str, str] = json.loads(canvas_cases.HASHES.read_text())
 

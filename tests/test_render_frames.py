@@ -11,7 +11,7 @@ from PIL import Image
 
 from render import frames, palette
 from render.i18n import LANGUAGES
-from tests import canvas_cases
+from tests.helpers import canvas_cases
 
 GAMES = [("giants", 4, 11, "greedy"), ("giganten", 4, 3, "greedy"), ("makemake", 4, 5, "greedy")]
 """A game of each kind (every board is drawn by its changes)."""

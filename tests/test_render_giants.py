@@ -22,7 +22,7 @@ from render.common import CHANGED, seat_colour
 from render.i18n import catalogue
 from rules import giants
 from rules.record import Game, parse_header, replay
-from tests.images import colour_count, difference_outside, differs_inside
+from tests.helpers.images import colour_count, difference_outside, differs_inside
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 RECORDS = Path(__file__).parent / "records" / "giants"

@@ -18,7 +18,7 @@ from render import common, giants, giants_art, giganten, giganten_art, makemake
 from render.common import font, text_lang
 from render.i18n import I18N_DIR, LANGUAGES, t
 from rules.record import replay
-from tests.words import forms
+from tests.helpers.words import forms
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DRAWERS = {"makemake": makemake, "giants": giants, "giganten": giganten}

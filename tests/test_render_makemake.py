@@ -17,7 +17,7 @@ from render import makemake as mm
 from render.i18n import catalogue
 from rules.ai import choose
 from rules.record import Game, parse_header, replay
-from tests.images import colour_count, difference_outside
+from tests.helpers.images import colour_count, difference_outside
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 RECORDS = Path(__file__).parent / "records" / "makemake"

@@ -80,3 +80,10 @@ def locale_words(lang: str) -> frozenset[str]:
     return frozenset(w.lower() for key, template in catalogue(lang).items()
                      if key.startswith("term.") for form in forms(template)
                      for w in WORD.findall(form))
+
+
+SIMPLIFIED_ONLY = ("个这们时对说门马么车东开关发经为会后号戏将从间头点达过还"
+                   "进运选场块员图应该让钱币轮论级备扑认识标记简领鸟许证层拦"
+                   "岛气无乐执术码权删录设")
+"""Common Simplified characters whose Traditional form differs (个 個, 这 這, 记 記, 鸟 鳥 ...):
+none of them belongs in Traditional Chinese text about these games."""

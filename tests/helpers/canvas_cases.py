@@ -1,7 +1,7 @@
 """Board positions for pinning the board pictures: every game and seat count, all five languages,
 public and seat views, with and without highlights and display names.
 
-``python -m tests.canvas_cases --write`` stores the SHA-256 of every canvas in
+``python -m tests.helpers.canvas_cases --write`` stores the SHA-256 of every canvas in
 ``tests/records/canvas_hashes.json``; ``tests/test_render_canvas.py`` checks that the canvases
 still have those hashes. Write them again only after looking at the pictures that changed: the
 hashes pin the pixels that the shipped fonts and the locked Pillow draw.
@@ -34,7 +34,7 @@ from rules.ai import choose
 from rules.core import CHANCE, Event
 from rules.record import Game, parse_header
 
-HASHES = Path(__file__).parent / "records" / "canvas_hashes.json"
+HASHES = Path(__file__).parent.parent / "records" / "canvas_hashes.json"
 MODULES: dict[str, Any] = {"makemake": makemake, "giants": giants, "giganten": giganten}
 BOARDS: dict[str, ModuleType] = {"makemake": makemake_board, "giants": giants_board,
                                  "giganten": giganten_board}
