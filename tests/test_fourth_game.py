@@ -19,19 +19,17 @@ from bot.games import game_ui, playable
 from bot.table.pool import BOARDS
 from render.i18n import LANGUAGES, has, needed_categories, t
 from rules.registry import GAME_NAMES, GameEntry, game_module, register, registered, unregister
-from tests.nim import ENTRY
-from tests.nim import render as nim_render
-from tests.test_bot_support import (
+from tests.helpers.bots import (
     Bots,
     dm_messages,
     dm_prompt,
     home,
     live_components,
     live_table,
-    new_bot,  # noqa: F401
-    settings,  # noqa: F401
     table_messages,
 )
+from tests.nim import ENTRY
+from tests.nim import render as nim_render
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ("bot", "rules", "render", "data", "scripts", "docs")
@@ -45,7 +43,7 @@ def nim() -> Iterator[GameEntry]:
 
 
 @pytest.fixture
-def simcord_bot(nim: GameEntry, new_bot: Bots) -> GameBot:  # noqa: F811
+def simcord_bot(nim: GameEntry, new_bot: Bots) -> GameBot:
     """The bot, built once the game is registered (its slash options are made then)."""
     return new_bot()
 
@@ -156,7 +154,7 @@ async def take_by_button(env, member, count: int, prompt=None) -> None:
     assert not handed.components
 
 
-async def test_sealed_nim_plays_end_to_end(simcord_env, new_bot):  # noqa: F811
+async def test_sealed_nim_plays_end_to_end(simcord_env, new_bot):
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("stones")
