@@ -182,18 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(settings: Settings) -> int:
     """The bot until a signal stops it; refused (2) while another bot runs on the SQLite file
     (PostgreSQL takes no instance lock: several bots may share one database)."""
-    path = settings.sqlite_path
-    lock = None
-    if path is not None:
-        try:
-            lock = InstanceLock.take(path)
-        except InstanceRunning as exc:
-            print(already_running(path, exc.lock_path, system_clock), file=sys.stderr)
-            return 2
-        except OSError as exc:
-            print(f"cannot use the database folder of {path} ({setting(settings)}): {exc}",
-                  file=sys.stderr)
-            return 1
+    try:
+        lock = sole_bot(settings)
+    except Refused as refused:
+        return refused.status
     memory.collect_less()
     try:
         return asyncio.run(serve(settings))
@@ -206,6 +198,33 @@ def run(settings: Settings) -> int:
     finally:
         if lock is not None:
             lock.release()
+
+
+class Refused(Exception):
+    """A command refused before it started, having said why: its exit status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+def sole_bot(settings: Settings) -> InstanceLock | None:
+    """The SQLite file's instance lock, taken for a command that must be the only bot on it
+    (``run``, ``adopt-application``); None for PostgreSQL, which takes none (several bots
+    may share one database). Raises :class:`Refused` (2: another bot runs on it; 1: its
+    folder cannot be used), having said why."""
+    path = settings.sqlite_path
+    if path is None:
+        return None
+    try:
+        return InstanceLock.take(path)
+    except InstanceRunning as exc:
+        print(already_running(path, exc.lock_path, system_clock), file=sys.stderr)
+        raise Refused(2) from exc
+    except OSError as exc:
+        print(f"cannot use the database folder of {path} ({setting(settings)}): {exc}",
+              file=sys.stderr)
+        raise Refused(1) from exc
 
 
 def setting(settings: Settings) -> str:
@@ -406,18 +425,10 @@ def wrong_application(exc: WrongApplication) -> str:
 
 def adopt(settings: Settings) -> int:
     """``adopt-application``: refused (2) while a bot runs on the SQLite file, as ``run``."""
-    path = settings.sqlite_path
-    lock = None
-    if path is not None:
-        try:
-            lock = InstanceLock.take(path)
-        except InstanceRunning as exc:
-            print(already_running(path, exc.lock_path, system_clock), file=sys.stderr)
-            return 2
-        except OSError as exc:
-            print(f"cannot use the database folder of {path} ({setting(settings)}): {exc}",
-                  file=sys.stderr)
-            return 1
+    try:
+        lock = sole_bot(settings)
+    except Refused as refused:
+        return refused.status
     try:
         return asyncio.run(adopt_application(settings))
     except STORE_ERRORS as exc:
