@@ -30,7 +30,7 @@ SUGGESTIONS = 3
 
 
 def bot_of(interaction: discord.Interaction) -> App:
-    # the tree that dispatches this project's interactions belongs to the app (a GameBot)
+    # the tree that dispatches this project's interactions belongs to the app's bot
     return cast("App", interaction.client)
 
 

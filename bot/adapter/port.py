@@ -1,6 +1,6 @@
 """What the adapter needs of the bot that builds it: the host, the settings, the renders, the
 languages, the metrics and Discord's caches. A Protocol, so that the adapter never imports the
-app (:class:`bot.app.GameBot` has all of this); the imports of ``bot/`` stay free of circles
+app (whose bot class has all of this); the imports of ``bot/`` stay free of circles
 even at type level."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class App(Protocol):
     metrics: Metrics
     renders: RenderPool
     languages: dict[int, str]
-    """User id -> the language of their private messages (see :class:`bot.app.GameBot`)."""
+    """User id -> the language of their private messages (theirs once known)."""
 
     @property
     def games(self) -> Host:
