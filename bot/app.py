@@ -16,6 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.adapter import answer as _answer
+from bot.adapter.items import ITEMS
+from bot.adapter.outbox import Outbox
 from bot.application import belongs
 from bot.constants import (
     CHECK_PAUSE,
@@ -24,9 +27,7 @@ from bot.constants import (
     OUTBOX_DRAIN,
     THREAD_PERMISSIONS,
 )
-from bot.exts import _answer, _group
-from bot.exts._items import ITEMS
-from bot.exts._outbox import Outbox
+from bot.exts import _group
 from bot.host import memory, shards
 from bot.host.sessions import Host
 from bot.host.store import Store, open_store

@@ -42,7 +42,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from bot.exts._outbox import Outbox
+from bot.adapter.outbox import Outbox
 from bot.host import memory
 from bot.host.sessions import Host
 from bot.host.shards import shard_of

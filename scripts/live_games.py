@@ -24,8 +24,8 @@ from typing import Any
 
 import discord
 
+from bot.adapter.outbox import Outbox
 from bot.constants import PING_AFTER
-from bot.exts._outbox import Outbox
 from bot.host import shards
 from bot.host.clock import Clock, system_clock
 from bot.host.sessions import Host, Refusal, Session

@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 import pytest
 
-import bot.exts._outbox as outbox_module
+import bot.adapter.outbox as outbox_module
 from tests.helpers.bots import (
     custom_ids,
     home,

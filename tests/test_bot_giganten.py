@@ -10,7 +10,7 @@ import random
 import re
 from typing import Any
 
-import bot.exts._outbox
+import bot.adapter.outbox
 from bot.games.giganten import UI, card_text, hand_text
 from bot.host.sessions import Session, Step
 from rules import ai
@@ -334,7 +334,7 @@ async def test_four_player_game_to_the_harbour(simcord_env, new_bot, monkeypatch
     a failed bluff, restarts in the middle of an auction and with a payment form open, every
     kind of component."""
     env = simcord_env
-    monkeypatch.setitem(bot.exts._outbox.RENDERERS, "giganten", small_board)
+    monkeypatch.setitem(bot.adapter.outbox.RENDERERS, "giganten", small_board)
     guild = env.create_guild()
     channel = guild.create_text_channel("texas")
     alice = guild.add_member(env.create_user("alice"))
@@ -398,13 +398,13 @@ async def test_public_output_never_shows_a_hand_or_an_unseen_tile(simcord_env, m
     seat's DM and ephemeral answers only."""
     env = simcord_env
     drawn: list[dict[str, Any]] = []
-    board = bot.exts._outbox.RENDERERS["giganten"]
+    board = bot.adapter.outbox.RENDERERS["giganten"]
 
     def spy(view: dict[str, Any], lang: str = "en", names: Any = None, **more: Any) -> bytes:
         drawn.append(view)
         return board(view, lang, names, **more)
 
-    monkeypatch.setitem(bot.exts._outbox.RENDERERS, "giganten", spy)
+    monkeypatch.setitem(bot.adapter.outbox.RENDERERS, "giganten", spy)
     guild = env.create_guild()
     channel = guild.create_text_channel("oil")
     alice = guild.add_member(env.create_user("alice"))

@@ -17,8 +17,8 @@ import pytest
 from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
+from bot.adapter.refusals import Refusals
 from bot.constants import REFUSED_FIRST, REFUSED_MOST
-from bot.exts._refusals import Refusals
 from bot.host.clock import ManualClock
 from bot.host.store import MessageRow, Store
 from render.i18n import LANGUAGES, t

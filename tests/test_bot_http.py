@@ -118,7 +118,7 @@ def test_the_json_format_is_one_object_a_line() -> None:
     try:
         raise ValueError("the store is gone")
     except ValueError:
-        failed = logging.LogRecord("bot.exts._outbox", logging.ERROR, __file__, 1,
+        failed = logging.LogRecord("bot.adapter.outbox", logging.ERROR, __file__, 1,
                                    "showing game %s failed", (3,), sys.exc_info())
     entry = json.loads(formatter.format(failed))
     assert entry["level"] == "ERROR" and entry["message"] == "showing game 3 failed"

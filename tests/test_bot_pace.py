@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import discord
 
-import bot.exts._outbox
+import bot.adapter.outbox
 from rules.record import replay
 from tests.helpers.bots import (
     close_dms,
@@ -166,7 +166,7 @@ async def test_undo_is_refused_after_a_chance_step_and_after_a_peek(simcord_env,
     """Giganten: the licences dealt after the action cards are chance; a peek shows a tile's
     value to its player alone. Neither move can be taken back; a plain drive can."""
     env = simcord_env
-    monkeypatch.setitem(bot.exts._outbox.RENDERERS, "giganten", small_board)
+    monkeypatch.setitem(bot.adapter.outbox.RENDERERS, "giganten", small_board)
     guild = env.create_guild()
     channel = guild.create_text_channel("texas")
     alice = guild.add_member(env.create_user("alice"))

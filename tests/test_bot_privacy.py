@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.exts._items import ForgetButton
+from bot.adapter.items import ForgetButton
 from bot.host.store import FORMER_ID, FORMER_PLAYER
 from bot.settings import BadSettings, Settings
 from render.i18n import t

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import simcord
 
-import bot.exts._outbox
+import bot.adapter.outbox
 import rules.fair
 from bot.settings import random_seed
 from rules.__main__ import main as rules_cli
@@ -301,7 +301,7 @@ async def giganten_twin(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPat
         changed.append(f"* {action}")
         return action
 
-    monkeypatch.setitem(bot.exts._outbox.RENDERERS, "giganten", small_board)
+    monkeypatch.setitem(bot.adapter.outbox.RENDERERS, "giganten", small_board)
     bots = Bots(fair_settings(tmp_path / f"{name}.sqlite3"))
     out: dict[str, Any] = {"live": []}
     try:

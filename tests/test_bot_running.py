@@ -23,9 +23,9 @@ import simcord
 import bot.__main__ as cli
 import bot.host.store._store_files as store_files
 from bot import create_bot
+from bot.adapter.outbox import Outbox
 from bot.app import INVITE_PERMISSIONS
 from bot.constants import HEARTBEAT, HEARTBEAT_STALE
-from bot.exts._outbox import Outbox
 from bot.host.clock import ManualClock, iso
 from bot.host.store import (
     MIGRATIONS,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import discord
 
-import bot.exts._outbox as outbox_module
+import bot.adapter.outbox as outbox_module
 from bot.host.sessions import Session
 from tests.helpers.bots import (
     close_dms,

@@ -12,7 +12,7 @@ import pytest
 from discord import app_commands
 from simcord import assert_error
 
-import bot.exts._outbox as outbox_module
+import bot.adapter.outbox as outbox_module
 from bot.constants import PING_AFTER, RECONCILE_TICK, REFUSED_FIRST
 from bot.settings import Settings
 from bot.translator import CatalogueTranslator, ls

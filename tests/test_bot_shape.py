@@ -2,9 +2,12 @@
 imports between them form no cycle, that no extension imports another, that SQL lives only in
 the store, that no function imports, that the layers point one way, that nothing but the app's
 wiring and the gateway's notices calls into the outbox (the host announces every commit), and
-that no module grows past :data:`MOST_LINES` lines.
+that no module grows past :data:`MOST_LINES` lines, and that bot/exts/ holds cogs only.
 
-Imports inside functions count (they run); imports under ``if TYPE_CHECKING:`` do not."""
+Imports inside functions count (they run). Imports under ``if TYPE_CHECKING:`` count for the
+cycle check only: a circle of names is one even when only the type checker follows it (the
+adapter never names the app's class), but they do not run, so the layers and the cogs'
+separation are judged on what runs."""
 
 from __future__ import annotations
 
@@ -29,8 +32,11 @@ SQL = re.compile(
     r"|\bPRAGMA\s+\w+")
 """SQL statements as the store writes them (upper-case keywords)."""
 
-LAYERS = ("bot.exts", "bot.table", "bot.games", "bot.host")
-"""Dependencies point one way: exts -> table -> games -> host (DESIGN.md "Hosting")."""
+LAYERS = ("bot.exts", "bot.adapter", "bot.table", "bot.games", "bot.host")
+"""Dependencies point one way: exts -> adapter -> table -> games -> host (DESIGN.md
+"Hosting")."""
+GROUP = "bot.exts._group"
+"""The shared ``/game`` group: the one module of bot/exts/ that is not a cog."""
 FOREIGN = {"bot.host": ("discord", "PIL", "render"), "bot.table": ("discord", "PIL"),
            "bot.games": ("discord",)}
 """Libraries a layer must not use: the host knows no Discord and no Pillow; the table and the
@@ -51,7 +57,7 @@ MOST_LINES = 500
 """The most lines a module of bot/ may have: past it, a module holds more than one concern."""
 TO_SPLIT = {
     "bot.__main__",
-    "bot.exts._outbox",
+    "bot.adapter.outbox",
     "bot.host.store._postgres_store",
     "bot.host.store._sqlite_store",
     "bot.table",
@@ -70,11 +76,31 @@ class Module:
     """Every imported name, absolute (``bot.host.store``, ``bot.games.Button``, ``discord``)."""
     nested: list[tuple[int, str]] = field(default_factory=list)
     """Imports inside a function: (line, what)."""
+    typed: set[str] = field(default_factory=set)
+    """Names imported under ``if TYPE_CHECKING:`` only (for the type checker)."""
 
 
 def is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def type_checking_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under an ``if TYPE_CHECKING:`` (not its ``else``), wherever it is."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.If) and is_type_checking(child.test):
+            for inner in child.body:
+                yield from ast.walk(inner)
+
+
+def imported(module: Module, node: ast.AST) -> list[str]:
+    """The absolute names an import node imports (none for any other node)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom):
+        base = absolute(module, node)
+        return [base, *(f"{base}.{alias.name}" for alias in node.names)]
+    return []
 
 
 def runtime_nodes(node: ast.AST, in_function: bool = False) -> Iterator[tuple[ast.AST, bool]]:
@@ -109,16 +135,14 @@ def read_modules() -> dict[str, Module]:
         module = Module(name, path, package, ast.parse(path.read_text(encoding="utf-8"),
                                                        filename=str(path)))
         for node, in_function in runtime_nodes(module.tree):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = absolute(module, node)
-                names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
-            else:
+            if not isinstance(node, ast.Import | ast.ImportFrom):
                 continue
+            names = imported(module, node)
             module.imports.update(names)
             if in_function:
                 module.nested.append((node.lineno, ast.unparse(node)))
+        for node in type_checking_nodes(module.tree):
+            module.typed.update(imported(module, node))
         modules[name] = module
     return modules
 
@@ -126,10 +150,12 @@ def read_modules() -> dict[str, Module]:
 MODULES = read_modules()
 
 
-def edges() -> dict[str, set[str]]:
+def edges(typed: bool = False) -> dict[str, set[str]]:
     """Module -> the bot modules it imports (``from bot.games import giants`` names the
-    submodule; ``from bot.games import Button`` the package)."""
-    return {name: {target for target in module.imports if target in MODULES and target != name}
+    submodule; ``from bot.games import Button`` the package); ``typed``: with the imports
+    under ``if TYPE_CHECKING:``."""
+    return {name: {target for target in module.imports | (module.typed if typed else set())
+                   if target in MODULES and target != name}
             for name, module in MODULES.items()}
 
 
@@ -186,12 +212,28 @@ def within(name: str, package: str) -> bool:
 def package_and_its_own(component: list[str]) -> bool:
     """A package ``__init__`` importing its own submodules, which import it back: fine."""
     top = min(component, key=len)
-    return MODULES[top].package and all(within(member, top) for member in component)
+    return top in MODULES and MODULES[top].package and all(
+        within(member, top) for member in component)
+
+
+def true_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The cycles but a package's with its own submodules; a circle among the submodules of
+    such a package (``bot``: every module) is still one, so the package is taken out and its
+    component searched again."""
+    found = []
+    for component in cycles(graph):
+        if not package_and_its_own(component):
+            found.append(component)
+            continue
+        top = min(component, key=len)
+        members = set(component) - {top}
+        found += true_cycles({name: graph[name] & members for name in members})
+    return found
 
 
 def is_cog(name: str) -> bool:
-    """A public extension module (``bot.exts.lobby``); ``bot.exts._outbox`` is shared."""
-    return name.startswith("bot.exts.") and not name.rpartition(".")[2].startswith("_")
+    """An extension module (``bot.exts.lobby``); the shared ``/game`` group is none."""
+    return name.startswith("bot.exts.") and name != GROUP
 
 
 def reachable(graph: dict[str, set[str]], start: str) -> dict[str, str]:
@@ -215,15 +257,37 @@ def layer(name: str) -> int | None:
 
 def test_every_module_of_bot_is_read() -> None:
     assert {"bot", "bot.app", "bot.host.store", "bot.host.sessions", "bot.table",
-            "bot.games", "bot.exts.lobby", "bot.exts._outbox"} <= set(MODULES)
+            "bot.games", "bot.exts.lobby", "bot.adapter.outbox"} <= set(MODULES)
     assert len(MODULES) == len(list(BOT.rglob("*.py")))
-    assert edges()["bot.exts._outbox"] >= {"bot.table", "bot.host.store", "bot.exts._items"}
-    assert "bot.app" not in edges()["bot.exts._outbox"], "TYPE_CHECKING imports do not count"
+    assert edges()["bot.adapter.outbox"] >= {"bot.table", "bot.host.store", "bot.adapter.items"}
+    assert "bot.app" in edges(typed=True)["bot.exts.lobby"], "TYPE_CHECKING imports are read"
+    assert "bot.app" not in edges()["bot.exts.lobby"], "... and kept apart"
 
 
 def test_the_imports_between_bot_modules_have_no_cycle() -> None:
-    found = [c for c in cycles(edges()) if not package_and_its_own(c)]
+    """No circle, not even one only the type checker follows."""
+    found = true_cycles(edges(typed=True))
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_the_adapter_never_names_the_app() -> None:
+    """The app builds the adapter (outbox, components) and hands it what it needs
+    (:class:`bot.adapter.port.App`): the adapter imports neither the app nor a cog."""
+    graph = edges(typed=True)
+    found = sorted(f"{name} -> {target}" for name in graph if within(name, "bot.adapter")
+                   for target in graph[name]
+                   if within(target, "bot.app") or within(target, "bot.exts"))
+    assert found == [], f"the adapter reaches up: {found}"
+
+
+def test_bot_exts_holds_cogs_only() -> None:
+    """Every module of bot/exts/ is an extension (it has a ``setup``), but the shared group."""
+    found = sorted(name for name, module in MODULES.items()
+                   if within(name, "bot.exts") and name not in ("bot.exts", GROUP)
+                   and not any(isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef)
+                               and node.name == "setup" for node in module.tree.body))
+    assert found == [], f"modules of bot/exts/ that are no cog (move them below): {found}"
+    assert is_cog("bot.exts.lobby") and not is_cog(GROUP) and not is_cog("bot.adapter.items")
 
 
 def test_no_extension_imports_another() -> None:
@@ -330,6 +394,8 @@ def test_the_cycle_finder_finds_cycles_and_only_them() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
     assert cycles(graph) == [["a", "b", "c"]]
     assert cycles({"x": {"y"}, "y": set()}) == []
+    hidden = {"bot": {"bot.a"}, "bot.a": {"bot", "bot.b"}, "bot.b": {"bot.a"}}
+    assert true_cycles(hidden) == [["bot.a", "bot.b"]], "a package does not hide a cycle"
 
 
 def test_type_checking_imports_are_left_out_and_nested_ones_found() -> None:
@@ -350,6 +416,9 @@ def test_type_checking_imports_are_left_out_and_nested_ones_found() -> None:
              if isinstance(node, ast.Import | ast.ImportFrom)]
     assert "from bot.app import GameBot" not in names and "import bot.exts.lobby" not in names
     assert "import bot.exts.play" in names
+    typed = {name for node in type_checking_nodes(module.tree)
+             for name in imported(module, node)}
+    assert typed == {"bot.app", "bot.app.GameBot", "bot.exts.lobby"}, "the else runs: not typed"
     relative = ast.parse("from ..host import store\nfrom . import _items\n").body
     assert absolute(module, relative[0]) == "bot.host"  # type: ignore[arg-type]
     assert absolute(module, relative[1]) == "bot.exts"  # type: ignore[arg-type]

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot.adapter.act import refusal
 from bot.constants import MAX_CONTENT, REPEAT_SECONDS
-from bot.exts._act import refusal
 from bot.host.sessions import Refusal
 from bot.host.store import unavailable
 from bot.table.private import private_language, split_prefix, typed_decisions

@@ -1,5 +1,5 @@
 """The central error handler's extension: :class:`bot.app.GameTree` sends every slash-command
-error to :func:`bot.exts._answer.report`, and every component reports its own. There are no
+error to :func:`bot.adapter.answer.report`, and every component reports its own. There are no
 prefix commands (:meth:`bot.app.GameBot.on_message` never reads a message as one), so a
 mention of the bot reaches no command machinery and no error handler."""
 

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapter.act import bot_of, user_lang
+from bot.adapter.answer import answer
+from bot.adapter.items import embed_of
+from bot.adapter.port import App
 from bot.exts import _group
-from bot.exts._act import bot_of, user_lang
-from bot.exts._answer import answer
-from bot.exts._items import embed_of
 from bot.games import playable
 from bot.host.ratings import Z, player_key
 from bot.host.sessions import Refusal
@@ -52,7 +53,7 @@ def _described(locale: app_commands.locale_str | None, fallback: str, lang: str)
     return t(key, lang) if key else fallback
 
 
-def commands_of(bot: GameBot, lang: str) -> list[Command]:
+def commands_of(bot: App, lang: str) -> list[Command]:
     """Every ``/game`` subcommand and ``/play``, as the user's language describes them."""
     found: list[app_commands.Command[Any, ..., Any]] = [
         c for c in _group.game.walk_commands() if isinstance(c, app_commands.Command)]

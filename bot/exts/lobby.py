@@ -1,5 +1,5 @@
 """``/game new | status | abort | threads``: opening a lobby, a private look at the table, and
-ending a game. The lobby card's buttons are :class:`bot.exts._items.LobbyButton`; what the card
+ending a game. The lobby card's buttons are :class:`bot.adapter.items.LobbyButton`; what the card
 shows afterwards is the outbox's to keep up to date.
 
 A new game speaks the language given with ``language:``, else the server's preferred locale
@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapter.act import best_effort, bot_of, user_lang
+from bot.adapter.answer import answer
+from bot.adapter.items import embed_of, lobby_view, or_missing
 from bot.constants import MAX_CONTENT, NEEDED_PERMISSIONS, THREAD_PERMISSIONS
 from bot.exts import _group
-from bot.exts._act import best_effort, bot_of, user_lang
-from bot.exts._answer import answer
-from bot.exts._items import embed_of, lobby_view, or_missing
 from bot.games import playable
 from bot.host.sessions import Refusal, option_refusal
 from bot.table import desired, lobby_post

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapter.act import bot_of, host_change, user_lang
+from bot.adapter.answer import answer
 from bot.exts import _group
-from bot.exts._act import bot_of, host_change, user_lang
-from bot.exts._answer import answer
 from bot.host.sessions import Refusal
 from bot.table.words import refusal_text
 from bot.translator import ls

@@ -13,9 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter.act import best_effort, refusal, user_lang
+from bot.adapter.answer import answer
 from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT, REPEAT_SECONDS, SEQ_MARK
-from bot.exts._act import best_effort, refusal, user_lang
-from bot.exts._answer import answer
 from bot.games import MAX_CHOICE_NAME, choice_name, game_ui
 from bot.host.sessions import Refusal
 from bot.table.words import echo, private_lines, refusal_text

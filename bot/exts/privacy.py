@@ -20,10 +20,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter.act import user_lang
+from bot.adapter.items import ForgetButton
 from bot.constants import ABSENT_DAYS, ABSENT_STARTS
 from bot.exts import _group
-from bot.exts._act import user_lang
-from bot.exts._items import ForgetButton
 from bot.translator import ls
 from render.i18n import t
 

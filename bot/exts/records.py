@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.adapter.act import bot_of, user_lang
+from bot.adapter.answer import answer
 from bot.exts import _group
-from bot.exts._act import bot_of, user_lang
-from bot.exts._answer import answer
 from bot.games import game_ui
 from bot.host.sessions import Refusal, Session
 from bot.table import record_name

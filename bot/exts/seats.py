@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapter.act import best_effort, bot_of, user_lang
+from bot.adapter.answer import answer
 from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT
 from bot.exts import _group
-from bot.exts._act import best_effort, bot_of, user_lang
-from bot.exts._answer import answer
 from bot.games import game_ui
 from bot.host.sessions import Refusal, Session
 from bot.table.words import ai_name, colour_name, refusal_text

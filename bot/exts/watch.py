@@ -8,7 +8,7 @@ message and buttons. A deleted lobby card is forgotten at once (a lobby's is pos
 see :meth:`Outbox.lost_card`), never edited again. A deleted thread (``THREAD_DELETE``, which
 the ``guilds`` intent carries) has the outbox open a new one and show the table there
 (:meth:`Outbox.lost_home`). A channel's or a role's update (the ``guilds`` intent too) ends the
-wait of the channels that refused the bot (:mod:`bot.exts._refusals`).
+wait of the channels that refused the bot (:mod:`bot.adapter.refusals`).
 """
 
 from __future__ import annotations

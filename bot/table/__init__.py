@@ -1,7 +1,7 @@
 """The desired table: from a stored game, what Discord should show (DESIGN.md "The table").
 
 Discord-free and pure given its inputs: the session (host), the game's presentation (games) and
-the moment. The outbox (``bot/exts/_outbox.py``) compares this with what it last showed and
+the moment. The outbox (``bot/adapter/outbox.py``) compares this with what it last showed and
 posts, edits or deletes the difference. A board is a :class:`Picture` with a key that says what
 it shows, so it is drawn only when that changes.
 

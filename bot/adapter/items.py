@@ -3,11 +3,15 @@
 Every component survives a restart (``DynamicItem``): its custom_id carries the game id and the
 decision it belongs to (the action count for the table, the seat's own action count for a
 private prompt), so a click on an outdated one is refused with a clear answer. What a click
-does lives in :mod:`bot.exts._act`; the specs come from the table (:mod:`bot.table`).
+does lives in :mod:`bot.adapter.act`, except on the private side (:func:`prompt_click`,
+:func:`open_private`), which builds new prompts of these items and so lives beside them; the
+specs come from the table (:mod:`bot.table`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import re
 from collections.abc import Mapping
@@ -15,21 +19,27 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+from bot.adapter import act as _act
+from bot.adapter import privacy as _privacy
+from bot.adapter.act import submitted, user_lang
+from bot.adapter.answer import answer, report
 from bot.constants import (
     FORGET_ID,
     LOBBY_ID,
+    MAX_CONTENT,
     MAX_CUSTOM_ID,
     MAX_ID,
     MAX_LABEL,
     OPEN_ID,
     PROMPT_ID,
     PROMPT_SELECT_ID,
+    SCREEN_FILE,
     TABLE_ID,
     TABLE_SELECT_ID,
 )
-from bot.exts import _act, _privacy
-from bot.exts._answer import answer, report
-from bot.games import Button, Component, Select
+from bot.games import Button, Component, Select, game_ui
+from bot.table.private import owes_secret, prompt, resolve
+from bot.table.words import refusal_text
 from render.i18n import language, t
 
 if TYPE_CHECKING:
@@ -153,8 +163,10 @@ class TableButton(_Item, template=TABLE_ID):
         return (self.game_id, self.seq)
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _act.table(interaction, self.game_id, self.seq, self.op, self.arg, None,
-                         prompt_view)
+        if self.op == "open":
+            await open_private(interaction, self.game_id)
+            return
+        await _act.table(interaction, self.game_id, self.seq, self.op, self.arg, None)
 
 
 class TableSelect(_Item, template=TABLE_SELECT_ID):
@@ -174,9 +186,12 @@ class TableSelect(_Item, template=TABLE_SELECT_ID):
         return (self.game_id, self.seq)
 
     async def run(self, interaction: discord.Interaction) -> None:
+        if self.op == "open":
+            await open_private(interaction, self.game_id)
+            return
         values = _picked(interaction)
         await _act.table(interaction, self.game_id, self.seq, self.op, "",
-                         str(values[0]) if values else None, prompt_view)
+                         str(values[0]) if values else None)
 
 
 class PromptButton(_Item, template=PROMPT_ID):
@@ -199,8 +214,8 @@ class PromptButton(_Item, template=PROMPT_ID):
         return (self.game_id, self.turn)
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _act.prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
-                                self.state, None, prompt_view)
+        await prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
+                           self.state, None)
 
 
 class PromptSelect(_Item, template=PROMPT_SELECT_ID):
@@ -222,8 +237,8 @@ class PromptSelect(_Item, template=PROMPT_SELECT_ID):
 
     async def run(self, interaction: discord.Interaction) -> None:
         values = _picked(interaction) or [""]
-        await _act.prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
-                                self.state, str(values[0]), prompt_view)
+        await prompt_click(interaction, self.game_id, self.colour, self.turn, self.what,
+                           self.state, str(values[0]))
 
 
 class OpenButton(_Item, template=OPEN_ID):
@@ -242,7 +257,7 @@ class OpenButton(_Item, template=OPEN_ID):
         return (self.game_id,)
 
     async def run(self, interaction: discord.Interaction) -> None:
-        await _act.open_private(interaction, self.game_id, prompt_view)
+        await open_private(interaction, self.game_id)
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -320,3 +335,77 @@ def prompt_view(game_id: int, owed: Prompt) -> discord.ui.View | None:
         except ValueError:
             break
     return view
+
+
+# --- the private side (what its items do) ---------------------------------------------------
+
+async def prompt_click(interaction: discord.Interaction, game_id: int, colour: str, turn: int,
+                       what: str, state: str, value: str | None) -> None:
+    """One click or pick on a secret decision's prompt, in a DM or an ephemeral message: the
+    prompt speaks the clicker's language, as it did from the start."""
+    lang = user_lang(interaction)
+    session = await _act._game(interaction, game_id)
+    if session is None:
+        return
+    seat = session.seat(colour)
+    gone = session.gone(interaction.user.id, colour)
+    if gone is not None:  # the seat changed hands: this form says so, and goes
+        await interaction.response.edit_message(content=refusal_text(session, gone, lang),
+                                                embed=None, attachments=[], view=None)
+        return
+    if seat is None or seat.user_id != interaction.user.id:
+        await answer(interaction, t("bot.hidden.not_yours", lang))
+        return
+    if not owes_secret(session, seat) or session.turns(colour) != turn:
+        key = "bot.hidden.aborted" if session.status == "aborted" else "bot.hidden.outdated"
+        await interaction.response.edit_message(content=t(key, lang), view=None)
+        return
+    text, changed = resolve(session, seat, what, state, value, lang)
+    if changed is not None:
+        await interaction.response.edit_message(content=changed.text,
+                                                view=prompt_view(game_id, changed))
+        return
+    if text is None:
+        await interaction.response.edit_message(content=t("bot.hidden.outdated", lang),
+                                                view=None)
+        return
+    await interaction.response.defer()
+    report = await _act.play(interaction, game_id, text, expect_turn=turn)
+    if report is None:
+        return
+    await _act.best_effort("confirm a secret choice", interaction.edit_original_response(
+        content=submitted(report.session, seat, lang, report), view=None))
+
+
+async def open_private(interaction: discord.Interaction, game_id: int) -> None:
+    """The 🔒 button: the user's screen and, when one is due, their secret-choice prompt, as a
+    message only they see (for closed DMs, a DM gone missing, or a look mid-decision), in
+    their language."""
+    lang = user_lang(interaction)
+    session = await _act._game(interaction, game_id)
+    if session is None:
+        return
+    seat = session.seat_of(interaction.user.id)
+    if seat is None or session.status != "running" or session.game is None:
+        gone = session.gone(interaction.user.id)
+        if session.status == "running" and gone is not None:
+            await answer(interaction, refusal_text(session, gone, lang))
+            return
+        key = "bot.refuse.not_player" if session.status == "running" else "bot.refuse.game_closed"
+        await answer(interaction, t(key, lang))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    ui = game_ui(session.row.game)
+    view = session.view(seat.colour)
+    png = await asyncio.to_thread(ui.screen, view, seat.colour, lang)
+    files = [discord.File(io.BytesIO(png), filename=SCREEN_FILE)] if png else []
+    words = ui.screen_text(view, seat.colour, lang)
+    if owes_secret(session, seat):
+        owed = prompt(session, seat, lang)
+        components = prompt_view(game_id, owed)
+        await interaction.followup.send("\n".join(w for w in (owed.text, words) if w)[
+            :MAX_CONTENT], view=components or discord.utils.MISSING, files=files,
+            ephemeral=True)
+        return
+    text = "\n".join(w for w in (t("bot.hidden.nothing_due", lang), words) if w)
+    await interaction.followup.send(text[:MAX_CONTENT], files=files, ephemeral=True)

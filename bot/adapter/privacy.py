@@ -1,7 +1,7 @@
 """What ``/game forget-me``'s confirm button does: the host forgets the user (their seats are
 freed or go to the AI, their settings and ratings are deleted, finished games keep a former
 player), the outbox shows the games that changed, and the user is told what was removed, with
-counts. Shared by the button (:mod:`bot.exts._items`) and the command's extension."""
+counts. Shared by the button (:mod:`bot.adapter.items`) and the command's extension."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import logging
 
 import discord
 
-from bot.exts._act import bot_of, user_lang
-from bot.exts._answer import answer
+from bot.adapter.act import bot_of, user_lang
+from bot.adapter.answer import answer
 from bot.host.sessions import Forgot
 from render.i18n import t
 

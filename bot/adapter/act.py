@@ -1,6 +1,6 @@
 """What a click, a pick or a typed choice does: play it through the host, whose commit the
 outbox shows (the host announces every commit). Shared by the components
-(:mod:`bot.exts._items`) and the cogs.
+(:mod:`bot.adapter.items`) and the cogs.
 
 The answer to the acting user is best effort and never gates the table: the move is committed
 first, announced by the host to the outbox, and only then is the user answered (a failed answer is
@@ -9,36 +9,29 @@ logged and forgotten; the table shows the move anyway).
 
 from __future__ import annotations
 
-import asyncio
 import difflib
-import io
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, cast
+from collections.abc import Awaitable
+from typing import cast
 
 import discord
 
-from bot.constants import BID_MODAL_ID, MAX_CONTENT, MAX_MODAL_TEXT, SCREEN_FILE
-from bot.exts._answer import answer, report
-from bot.games import game_ui
+from bot.adapter.answer import answer, report
+from bot.adapter.port import App
+from bot.constants import BID_MODAL_ID, MAX_CONTENT, MAX_MODAL_TEXT
 from bot.host.sessions import Refusal, Report, Seat, Session
-from bot.table.private import Prompt, owes_secret, prompt, resolve
 from bot.table.words import echo, private_lines, refusal_text
 from render.i18n import has, join, language, t
 from rules.core import IllegalAction
 
-if TYPE_CHECKING:
-    from bot.app import GameBot
-
 log = logging.getLogger(__name__)
 
-PromptView = Callable[[int, Prompt], discord.ui.View | None]
 SUGGESTIONS = 3
 
 
-def bot_of(interaction: discord.Interaction) -> GameBot:
-    # the tree that dispatches this project's interactions belongs to its GameBot
-    return cast("GameBot", interaction.client)
+def bot_of(interaction: discord.Interaction) -> App:
+    # the tree that dispatches this project's interactions belongs to the app's bot
+    return cast("App", interaction.client)
 
 
 def user_lang(interaction: discord.Interaction) -> str:
@@ -133,11 +126,9 @@ async def lobby(interaction: discord.Interaction, game_id: int, op: str) -> None
 # --- the live table --------------------------------------------------------------------------
 
 async def table(interaction: discord.Interaction, game_id: int, seq: int, op: str, arg: str,
-                value: str | None, build: PromptView) -> None:
-    """A button or select of the live table."""
-    if op == "open":
-        await open_private(interaction, game_id, build)
-        return
+                value: str | None) -> None:
+    """A button or select of the live table (its 🔒 opens the private side:
+    :func:`bot.adapter.items.open_private`)."""
     if op == "other":
         await ask_amount(interaction, game_id, seq)
         return
@@ -251,44 +242,6 @@ async def _game(interaction: discord.Interaction, game_id: int) -> Session | Non
         return None
 
 
-async def prompt_click(interaction: discord.Interaction, game_id: int, colour: str, turn: int,
-                       what: str, state: str, value: str | None, build: PromptView) -> None:
-    """One click or pick on a secret decision's prompt, in a DM or an ephemeral message: the
-    prompt speaks the clicker's language, as it did from the start."""
-    lang = user_lang(interaction)
-    session = await _game(interaction, game_id)
-    if session is None:
-        return
-    seat = session.seat(colour)
-    gone = session.gone(interaction.user.id, colour)
-    if gone is not None:  # the seat changed hands: this form says so, and goes
-        await interaction.response.edit_message(content=refusal_text(session, gone, lang),
-                                                embed=None, attachments=[], view=None)
-        return
-    if seat is None or seat.user_id != interaction.user.id:
-        await answer(interaction, t("bot.hidden.not_yours", lang))
-        return
-    if not owes_secret(session, seat) or session.turns(colour) != turn:
-        key = "bot.hidden.aborted" if session.status == "aborted" else "bot.hidden.outdated"
-        await interaction.response.edit_message(content=t(key, lang), view=None)
-        return
-    text, changed = resolve(session, seat, what, state, value, lang)
-    if changed is not None:
-        await interaction.response.edit_message(content=changed.text, view=build(game_id,
-                                                                                 changed))
-        return
-    if text is None:
-        await interaction.response.edit_message(content=t("bot.hidden.outdated", lang),
-                                                view=None)
-        return
-    await interaction.response.defer()
-    report = await play(interaction, game_id, text, expect_turn=turn)
-    if report is None:
-        return
-    await best_effort("confirm a secret choice", interaction.edit_original_response(
-        content=submitted(report.session, seat, lang, report), view=None))
-
-
 def submitted(session: Session, seat: Seat, lang: str, report: Report | None = None) -> str:
     """The one confirmation of a secret choice: what was handed in, and what only this seat
     learns from it."""
@@ -298,38 +251,3 @@ def submitted(session: Session, seat: Seat, lang: str, report: Report | None = N
     if report is not None:
         lines += private_lines(session, report.steps, seat.colour, lang)
     return "\n".join(lines)[:MAX_CONTENT]
-
-
-async def open_private(interaction: discord.Interaction, game_id: int,
-                       build: PromptView) -> None:
-    """The 🔒 button: the user's screen and, when one is due, their secret-choice prompt, as a
-    message only they see (for closed DMs, a DM gone missing, or a look mid-decision), in
-    their language."""
-    lang = user_lang(interaction)
-    session = await _game(interaction, game_id)
-    if session is None:
-        return
-    seat = session.seat_of(interaction.user.id)
-    if seat is None or session.status != "running" or session.game is None:
-        gone = session.gone(interaction.user.id)
-        if session.status == "running" and gone is not None:
-            await answer(interaction, refusal_text(session, gone, lang))
-            return
-        key = "bot.refuse.not_player" if session.status == "running" else "bot.refuse.game_closed"
-        await answer(interaction, t(key, lang))
-        return
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    ui = game_ui(session.row.game)
-    view = session.view(seat.colour)
-    png = await asyncio.to_thread(ui.screen, view, seat.colour, lang)
-    files = [discord.File(io.BytesIO(png), filename=SCREEN_FILE)] if png else []
-    words = ui.screen_text(view, seat.colour, lang)
-    if owes_secret(session, seat):
-        owed = prompt(session, seat, lang)
-        components = build(game_id, owed)
-        await interaction.followup.send("\n".join(w for w in (owed.text, words) if w)[
-            :MAX_CONTENT], view=components or discord.utils.MISSING, files=files,
-            ephemeral=True)
-        return
-    text = "\n".join(w for w in (t("bot.hidden.nothing_due", lang), words) if w)
-    await interaction.followup.send(text[:MAX_CONTENT], files=files, ephemeral=True)

@@ -8,7 +8,7 @@ this run and schedules another with backoff; a message deleted by hand is posted
 that Discord refuses (``Forbidden``) marks the seat's DMs closed, after which the 🔒 button serves
 it. Nothing here can lose or stall a game: the game is stored before the outbox runs, and the
 same tick resumes chance and AI steps that a failure interrupted. Messages in the channel speak
-the game's language; DMs speak their user's (:attr:`GameBot.languages`), the game's while it
+the game's language; DMs speak their user's (:attr:`App.languages`), the game's while it
 is not known.
 
 A game's home heals by itself. A thread found deleted (the gateway's event, a 404 Unknown
@@ -16,12 +16,12 @@ Channel, or a lookup at start-up) has the table move into a new thread under the
 (or the channel), where a note says why; what was remembered in the old thread is forgotten.
 A lobby card found deleted is forgotten, never edited again (a lobby's is posted again). A
 channel that refuses the bot a permission waits a growing interval before it is tried again
-(:mod:`bot.exts._refusals`). None of this holds up the game's DMs: the channel part and the
+(:mod:`bot.adapter.refusals`). None of this holds up the game's DMs: the channel part and the
 private part of a pass fail apart.
 
 With several bot processes over one store, a game's messages (the table and its players'
 DMs alike) are shown by one process only, the one whose shard its server is on
-(:meth:`GameBot.shows`, :mod:`bot.host.shards`): the stored message ids are per game, and two
+(:meth:`App.shows`, :mod:`bot.host.shards`): the stored message ids are per game, and two
 processes reconciling the same game could both post. Another process may apply a move (a DM
 choice arrives at shard 0's); the store's notification (:meth:`Outbox.heard`) then has the
 showing process catch its copy up and show it at once, and the tick compares every copy with
@@ -35,15 +35,16 @@ import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
 
 from bot import table
+from bot.adapter.items import embed_of, lobby_view, or_missing, prompt_view, table_view
+from bot.adapter.port import App
+from bot.adapter.refusals import Refusals
 from bot.constants import RETRY_FIRST, RETRY_MOST
-from bot.exts._items import embed_of, lobby_view, or_missing, prompt_view, table_view
-from bot.exts._refusals import Refusals
 from bot.host.sessions import Session
 from bot.host.store import ACTIVE, EVERY_GAME, MessageRow
 from bot.table import Desired, Post, Private
@@ -51,9 +52,6 @@ from bot.table.pool import BOARDS
 from bot.table.private import private_language
 from bot.table.words import ai_name, game_name, refusal_text
 from render.i18n import t
-
-if TYPE_CHECKING:
-    from bot.app import GameBot
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +68,7 @@ class Retry(Exception):
 class Outbox:
     """Reconciles every game's Discord messages with its stored state."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: App) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
@@ -299,7 +297,7 @@ class Outbox:
         stops the channel part, a refused permission, a deleted thread or a 5xx, the DMs of
         the same pass are still sent, and what stopped it is dealt with after them
         (:meth:`_trouble`). A channel that refused the bot is left alone until its wait is
-        over (:mod:`bot.exts._refusals`)."""
+        over (:mod:`bot.adapter.refusals`)."""
         host = self.bot.games
         session = host.sessions.get(game_id)
         if session is None or not self.shows(session):
