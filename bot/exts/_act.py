@@ -53,7 +53,7 @@ async def best_effort(what: str, call: Awaitable[object]) -> None:
 
 async def play(interaction: discord.Interaction, game_id: int, text: str, *,
                expect_seq: int | None = None, expect_turn: int | None = None
-               ) -> Report | None:
+               ) -> Report:
     """Play ``text`` for the user in game ``game_id`` (the interaction is answered or deferred
     already); a refusal goes to the one handler, which answers it ephemerally."""
     bot = bot_of(interaction)
@@ -64,7 +64,7 @@ async def play(interaction: discord.Interaction, game_id: int, text: str, *,
 
 
 async def host_change(interaction: discord.Interaction,
-                      change: Awaitable[Session]) -> Session | None:
+                      change: Awaitable[Session]) -> Session:
     """A slash command's change of a game through the host, which announces the commit to the
     outbox; a refusal goes to the one handler."""
     return await change
@@ -118,8 +118,6 @@ async def table(interaction: discord.Interaction, game_id: int, seq: int, op: st
         else:
             text = choice
     report = await play(interaction, game_id, text, expect_seq=seq)
-    if report is None:
-        return
     secrets = private_lines(report.session, report.steps, report.steps[0].actor, lang)
     if secrets:  # e.g. the cards dealt after taking an action card: for the clicker only
         await best_effort("tell a secret", answer(interaction, "\n".join(secrets)))
@@ -196,7 +194,7 @@ async def ask_amount(interaction: discord.Interaction, game_id: int, seq: int) -
 
 # --- the private side ------------------------------------------------------------------------
 
-async def _game(interaction: discord.Interaction, game_id: int) -> Session | None:
+async def _game(interaction: discord.Interaction, game_id: int) -> Session:
     """The game a component belongs to (a refusal, which the handler words, when it is
     gone)."""
     return await bot_of(interaction).games.get(game_id)
@@ -208,8 +206,6 @@ async def prompt_click(interaction: discord.Interaction, game_id: int, colour: s
     prompt speaks the clicker's language, as it did from the start."""
     lang = user_lang(interaction)
     session = await _game(interaction, game_id)
-    if session is None:
-        return
     seat = session.seat(colour)
     gone = session.gone(interaction.user.id, colour)
     if gone is not None:  # the seat changed hands: this form says so, and goes
@@ -234,8 +230,6 @@ async def prompt_click(interaction: discord.Interaction, game_id: int, colour: s
         return
     await interaction.response.defer()
     report = await play(interaction, game_id, text, expect_turn=turn)
-    if report is None:
-        return
     await best_effort("confirm a secret choice", interaction.edit_original_response(
         content=submitted(report.session, seat, lang, report), view=None))
 
@@ -258,8 +252,6 @@ async def open_private(interaction: discord.Interaction, game_id: int,
     their language."""
     lang = user_lang(interaction)
     session = await _game(interaction, game_id)
-    if session is None:
-        return
     seat = session.seat_of(interaction.user.id)
     if seat is None or session.status != "running" or session.game is None:
         gone = session.gone(interaction.user.id)

@@ -73,8 +73,6 @@ async def pause(interaction: discord.Interaction) -> None:
     bot = bot_of(interaction)
     session = await host_change(interaction, bot.games.pause(
         interaction.channel_id or 0, interaction.user.id, is_admin=_admin(interaction)))
-    if session is None:
-        return
     lang = user_lang(interaction)
     left = session.row.paused_left
     await answer(interaction, t("bot.pace.paused_done", lang) if left is None
