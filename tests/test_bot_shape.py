@@ -1,8 +1,9 @@
 """The shape of bot/ (DESIGN.md "Hosting"): read every module with ``ast`` and check that the
 imports between them form no cycle, that no extension imports another, that SQL lives only in
 the store, that no function imports, that the layers point one way, that nothing but the app's
-wiring and the gateway's notices calls into the outbox (the host announces every commit), and
-that no module grows past :data:`MOST_LINES` lines, and that bot/exts/ holds cogs only.
+wiring and the gateway's notices calls into the outbox (the host announces every commit), that
+only the one handler catches a refusal, that no module grows past :data:`MOST_LINES` lines, and
+that bot/exts/ holds cogs only.
 
 Imports inside functions count (they run). Imports under ``if TYPE_CHECKING:`` count for the
 cycle check only: a circle of names is one even when only the type checker follows it (the
@@ -52,6 +53,16 @@ it to the host's announcements (``Host.listen``: the one seam after commit) and 
 notices of other processes' commits; the gateway's notices of what Discord deleted or changed
 (a message, a thread, permissions) ask it to show a game again; the timers' tick has it
 reconcile every game. Nothing else tells it of a commit: the host announces every one."""
+
+REFUSAL_CATCHERS = {
+    "bot.adapter.answer": "the one handler: it words every refusal (and lets the listing of "
+                        "/game list skip a game gone since it was listed)",
+    "bot.host._privacy": "forget-me's own use: the last human's seat cannot go to the AI "
+                         "(step_down refuses it), so that game is closed instead; no user is "
+                         "answered",
+}
+"""The modules that may catch a ``Refusal`` (alone or in a tuple), and why. Everywhere else a
+command, a component, a modal or a typed DM raises it and the one handler words it."""
 
 MOST_LINES = 500
 """The most lines a module of bot/ may have: past it, a module holds more than one concern."""
@@ -374,6 +385,28 @@ def test_only_the_app_and_the_gateway_call_into_the_outbox() -> None:
         "the check sees the calls it allows"
 
 
+def refusal_catches(module: Module) -> list[int]:
+    """The lines of ``except Refusal`` (or of a tuple naming it) in ``module``."""
+    def names(node: ast.expr | None) -> list[str]:
+        if isinstance(node, ast.Tuple):
+            return [n for item in node.elts for n in names(item)]
+        if isinstance(node, ast.Name):
+            return [node.id]
+        return [node.attr] if isinstance(node, ast.Attribute) else []
+    return sorted(node.lineno for node in ast.walk(module.tree)
+                  if isinstance(node, ast.ExceptHandler) and "Refusal" in names(node.type))
+
+
+def test_refusals_are_caught_only_by_the_one_handler() -> None:
+    found = sorted(f"{module.path.relative_to(ROOT)}:{line}"
+                   for name, module in MODULES.items() if name not in REFUSAL_CATCHERS
+                   for line in refusal_catches(module))
+    assert found == [], "raise the refusal, the handler (bot/adapter/answer.py) words it: " + \
+        "; ".join(found)
+    assert all(refusal_catches(MODULES[name]) for name in REFUSAL_CATCHERS), \
+        "an allowed catcher that catches no refusal any more leaves REFUSAL_CATCHERS"
+
+
 def lines_of(module: Module) -> int:
     return len(module.path.read_text(encoding="utf-8").splitlines())
 
@@ -430,6 +463,15 @@ def test_the_outbox_finder_finds_calls() -> None:
               "    bot.outbox_queue.set(1)\n")
     module = Module("bot.exts.probe", Path("probe.py"), False, ast.parse(source))
     assert outbox_calls(module) == [(2, "kick"), (3, "adopt"), (4, "")]
+
+
+def test_the_refusal_finder_finds_every_form() -> None:
+    source = ("try:\n    pass\nexcept Refusal:\n    pass\n"
+              "try:\n    pass\nexcept (Refusal, IllegalAction) as e:\n    pass\n"
+              "try:\n    pass\nexcept sessions.Refusal:\n    pass\n"
+              "try:\n    pass\nexcept (KeyError, IllegalAction):\n    pass\n")
+    module = Module("bot.exts.probe", Path("probe.py"), False, ast.parse(source))
+    assert refusal_catches(module) == [3, 7, 11]
 
 
 def test_the_sql_pattern() -> None:

@@ -9,20 +9,18 @@ logged and forgotten; the table shows the move anyway).
 
 from __future__ import annotations
 
-import difflib
 import logging
 from collections.abc import Awaitable
 from typing import cast
 
 import discord
 
-from bot.adapter.answer import answer, report
+from bot.adapter.answer import answer, answers_refusals, report, wording
 from bot.adapter.port import App
 from bot.constants import BID_MODAL_ID, MAX_CONTENT, MAX_MODAL_TEXT
 from bot.host.sessions import Refusal, Report, Seat, Session
-from bot.table.words import echo, private_lines, refusal_text
-from render.i18n import has, join, language, t
-from rules.core import IllegalAction
+from bot.table.words import echo, private_lines
+from render.i18n import language, t
 
 log = logging.getLogger(__name__)
 
@@ -46,55 +44,23 @@ async def best_effort(what: str, call: Awaitable[object]) -> None:
         log.info("could not %s: %s", what, error)
 
 
-def refusal(session: Session | None, user_id: int, text: str,
-            error: Refusal | IllegalAction, lang: str) -> str:
-    """Why a move was refused, and for a move the rules refused, the closest legal ones."""
-    reason = refusal_text(session, error, lang)
-    if not isinstance(error, IllegalAction) or session is None:
-        return reason
-    seat = session.seat_of(user_id)
-    legal = session.legal_lines(seat.colour) if seat else []
-    form = f"bot.form.{session.row.game}.{session.kind()}"
-    if error.key == "syntax" and has(form, lang):
-        reason += "\n" + t("bot.refuse.form", lang, form=t(form, lang))
-    close = difflib.get_close_matches(" ".join(text.lower().split()), legal, n=SUGGESTIONS,
-                                      cutoff=0.4)
-    if close:
-        reason += "\n" + t("bot.refuse.did_you_mean", lang,
-                           moves=join([f"`{m}`" for m in close], lang))
-    elif legal:
-        reason += "\n" + t("bot.refuse.for_example", lang, move=legal[0])
-    return reason[:MAX_CONTENT]
-
-
 async def play(interaction: discord.Interaction, game_id: int, text: str, *,
                expect_seq: int | None = None, expect_turn: int | None = None
-               ) -> Report | None:
+               ) -> Report:
     """Play ``text`` for the user in game ``game_id`` (the interaction is answered or deferred
-    already); a refusal is answered ephemerally and gives None."""
+    already); a refusal goes to the one handler, which answers it ephemerally."""
     bot = bot_of(interaction)
-    session: Session | None = None
-    try:
-        session = await bot.games.get(game_id)
-        report = await bot.games.play_game(game_id, interaction.user.id, text,
-                                           expect_turn=expect_turn, expect_seq=expect_seq)
-    except (Refusal, IllegalAction) as error:
-        await best_effort("answer a refusal", answer(interaction, refusal(
-            session, interaction.user.id, text, error, user_lang(interaction))))
-        return None
-    return report
+    session = await bot.games.get(game_id)
+    with wording(session, typed=text):
+        return await bot.games.play_game(game_id, interaction.user.id, text,
+                                         expect_turn=expect_turn, expect_seq=expect_seq)
 
 
 async def host_change(interaction: discord.Interaction,
-                      change: Awaitable[Session]) -> Session | None:
-    """A slash command's change of a game through the host: a refusal is answered privately
-    and gives None; otherwise the host announced the commit, which the outbox shows."""
-    try:
-        session = await change
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, user_lang(interaction)))
-        return None
-    return session
+                      change: Awaitable[Session]) -> Session:
+    """A slash command's change of a game through the host, which announces the commit to the
+    outbox; a refusal goes to the one handler."""
+    return await change
 
 
 # --- the lobby -------------------------------------------------------------------------------
@@ -103,9 +69,8 @@ async def lobby(interaction: discord.Interaction, game_id: int, op: str) -> None
     bot = bot_of(interaction)
     host = bot.games
     await interaction.response.defer()
-    session: Session | None = None
-    try:
-        session = await host.get(game_id)
+    session = await host.get(game_id)
+    with wording(session):
         user = interaction.user.id
         if op == "join":
             await host.join(game_id, user, interaction.user.display_name)
@@ -117,10 +82,6 @@ async def lobby(interaction: discord.Interaction, game_id: int, op: str) -> None
             await host.remove_ai(game_id, user, is_admin=interaction.permissions.manage_guild)
         else:
             await host.start(game_id, user)
-    except (Refusal, IllegalAction) as error:
-        await best_effort("answer a refusal", answer(
-            interaction, refusal_text(session, error, user_lang(interaction))))
-        return
 
 
 # --- the live table --------------------------------------------------------------------------
@@ -143,18 +104,11 @@ async def table(interaction: discord.Interaction, game_id: int, seq: int, op: st
         choice = arg if op == "pick" else (value or "")
         if choice.startswith("#") or op == "pick":
             number = choice.lstrip("#")
-            try:
-                session = await bot.games.get(game_id)
-                text = _legal_at(session, interaction.user.id, seq, number)
-            except Refusal as error:
-                await best_effort("answer a refusal", answer(interaction, refusal_text(
-                    None, error, lang)))
-                return
+            session = await bot.games.get(game_id)
+            text = _legal_at(session, interaction.user.id, seq, number)
         else:
             text = choice
     report = await play(interaction, game_id, text, expect_seq=seq)
-    if report is None:
-        return
     secrets = private_lines(report.session, report.steps, report.steps[0].actor, lang)
     if secrets:  # e.g. the cards dealt after taking an action card: for the clicker only
         await best_effort("tell a secret", answer(interaction, "\n".join(secrets)))
@@ -190,6 +144,7 @@ class BidModal(discord.ui.Modal):
             default=str(high + 1))
         self.add_item(self.amount)
 
+    @answers_refusals
     async def on_submit(self, interaction: discord.Interaction) -> None:
         text = str(self.amount.value).strip()
         if not text.isdecimal():
@@ -208,18 +163,14 @@ class BidModal(discord.ui.Modal):
 async def ask_amount(interaction: discord.Interaction, game_id: int, seq: int) -> None:
     bot = bot_of(interaction)
     lang = user_lang(interaction)
-    try:
-        session = await bot.games.get(game_id)
-        if session.seq != seq:
-            raise Refusal("bot.refuse.stale")
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            raise session.gone(interaction.user.id) or Refusal("bot.refuse.not_player")
-        if seat.colour not in session.pending():
-            raise Refusal("bot.refuse.not_your_turn", pending=list(session.pending()))
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
-        return
+    session = await bot.games.get(game_id)
+    if session.seq != seq:
+        raise Refusal("bot.refuse.stale")
+    seat = session.seat_of(interaction.user.id)
+    if seat is None:
+        raise session.gone(interaction.user.id) or Refusal("bot.refuse.not_player")
+    if seat.colour not in session.pending():
+        raise Refusal("bot.refuse.not_your_turn", pending=list(session.pending()))
     auction = session.view().get("auction")
     if not auction:
         await answer(interaction, t("bot.refuse.stale", lang))
@@ -233,13 +184,10 @@ async def ask_amount(interaction: discord.Interaction, game_id: int, seq: int) -
 
 # --- the private side ------------------------------------------------------------------------
 
-async def _game(interaction: discord.Interaction, game_id: int) -> Session | None:
-    """The game a component belongs to; None (and the user told why) when it is gone."""
-    try:
-        return await bot_of(interaction).games.get(game_id)
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, user_lang(interaction)))
-        return None
+async def _game(interaction: discord.Interaction, game_id: int) -> Session:
+    """The game a component belongs to (a refusal, which the handler words, when it is
+    gone)."""
+    return await bot_of(interaction).games.get(game_id)
 
 
 def submitted(session: Session, seat: Seat, lang: str, report: Report | None = None) -> str:

@@ -345,8 +345,6 @@ async def prompt_click(interaction: discord.Interaction, game_id: int, colour: s
     prompt speaks the clicker's language, as it did from the start."""
     lang = user_lang(interaction)
     session = await _act._game(interaction, game_id)
-    if session is None:
-        return
     seat = session.seat(colour)
     gone = session.gone(interaction.user.id, colour)
     if gone is not None:  # the seat changed hands: this form says so, and goes
@@ -371,8 +369,6 @@ async def prompt_click(interaction: discord.Interaction, game_id: int, colour: s
         return
     await interaction.response.defer()
     report = await _act.play(interaction, game_id, text, expect_turn=turn)
-    if report is None:
-        return
     await _act.best_effort("confirm a secret choice", interaction.edit_original_response(
         content=submitted(report.session, seat, lang, report), view=None))
 
@@ -383,8 +379,6 @@ async def open_private(interaction: discord.Interaction, game_id: int) -> None:
     their language."""
     lang = user_lang(interaction)
     session = await _act._game(interaction, game_id)
-    if session is None:
-        return
     seat = session.seat_of(interaction.user.id)
     if seat is None or session.status != "running" or session.game is None:
         gone = session.gone(interaction.user.id)

@@ -8,21 +8,17 @@ Every answer here speaks the user's language (from their latest interaction), el
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
-from bot.adapter.act import refusal
+from bot.adapter.answer import report_dm, wording
 from bot.constants import MAX_CONTENT, REPEAT_SECONDS
-from bot.host.sessions import Refusal
-from bot.host.store import unavailable
 from bot.table.private import private_language, split_prefix, typed_decisions
 from bot.table.words import colour_name, game_name, private_lines, refusal_text
 from render.i18n import t
-from rules.core import IllegalAction
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -45,17 +41,9 @@ class Dms(commands.Cog):
             return
         try:
             await self.typed(message)
-        except Exception as error:
-            cause = unavailable(error)
-            if cause is None:
-                log.exception("a typed choice in a DM failed")
-            else:  # the database could not take it: nothing changed, the player may retry
-                log.warning("a typed choice in a DM was not saved (user %s): the database is"
-                            " %s: %s", message.author.id, cause, error)
-            key = "bot.error.unexpected" if cause is None else "bot.error.not_saved"
-            with contextlib.suppress(discord.HTTPException):
-                await message.channel.send(t(key, self.bot.language_of(
-                    message.author.id, self.bot.settings.language)))
+        except Exception as error:  # to the one handler: a refusal is answered in the DM
+            await report_dm(message, error, self.bot.language_of(
+                message.author.id, self.bot.settings.language))
 
     async def typed(self, message: discord.Message) -> None:
         host = self.bot.games
@@ -96,14 +84,9 @@ class Dms(commands.Cog):
                                          id=found[0][0].id)[:MAX_CONTENT])
             return
         session, seat = found[0]
-        try:
+        with wording(session, typed=text, lang=lang):
             report = await host.play_game(session.id, message.author.id, text,
                                           repeat_within=REPEAT_SECONDS)
-        except (Refusal, IllegalAction) as error:
-            reply = refusal(session, message.author.id, text, error, lang) \
-                if isinstance(error, IllegalAction) else refusal_text(session, error, lang)
-            await message.channel.send(reply[:MAX_CONTENT])
-            return
         try:
             await message.add_reaction(DONE)
         except discord.HTTPException as error:

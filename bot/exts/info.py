@@ -16,13 +16,12 @@ import discord
 from discord import app_commands
 
 from bot.adapter.act import bot_of, user_lang
-from bot.adapter.answer import answer
+from bot.adapter.answer import answer, unless_refused
 from bot.adapter.items import embed_of
 from bot.adapter.port import App
 from bot.exts import _group
 from bot.games import playable
 from bot.host.ratings import Z, player_key
-from bot.host.sessions import Refusal
 from bot.table import Embed, Post
 from bot.table.info import (
     TOP,
@@ -109,11 +108,8 @@ async def list_command(interaction: discord.Interaction) -> None:
     listed = []
     for row in await bot.games.store.guild_games(interaction.guild_id or 0, "lobby",
                                                  "running"):
-        try:
-            session = await bot.games.get(row.id)
-        except Refusal:
-            continue
-        if session.status in ("lobby", "running"):
+        session = await unless_refused(bot.games.get(row.id))  # gone since it was listed
+        if session is not None and session.status in ("lobby", "running"):
             listed.append(Listed(session, row.updated_at))
     await _show(interaction, list_embed(listed, lang))
 

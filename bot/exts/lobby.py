@@ -23,14 +23,14 @@ import discord
 from discord import app_commands
 
 from bot.adapter.act import best_effort, bot_of, user_lang
-from bot.adapter.answer import answer
+from bot.adapter.answer import answer, answers_refusals
 from bot.adapter.items import embed_of, lobby_view, or_missing
 from bot.constants import MAX_CONTENT, NEEDED_PERMISSIONS, THREAD_PERMISSIONS
 from bot.exts import _group
 from bot.games import playable
-from bot.host.sessions import Refusal, option_refusal
+from bot.host.sessions import option_refusal
 from bot.table import desired, lobby_post
-from bot.table.words import game_name, refusal_text
+from bot.table.words import game_name
 from bot.translator import ls
 from render.i18n import LANGUAGES, join, t
 from render.i18n import NAMES as LANGUAGE_NAMES
@@ -204,6 +204,9 @@ def new_command() -> app_commands.Command[Any, ..., None]:
     return command
 
 
+@answers_refusals
+
+
 async def open_lobby(interaction: discord.Interaction,
                      command: app_commands.Command[Any, ..., None], game: str,
                      given: dict[str, str], ai: str, turn_minutes: int | None,
@@ -221,18 +224,14 @@ async def open_lobby(interaction: discord.Interaction,
         await answer(interaction, permission_text("bot.permission.missing", missing, lang))
         return
     no_thread = await thread_lacking(interaction)
-    try:
-        check_ranges(game, typed, slash_ranges(command))
-        session = await bot_of(interaction).games.create(
-            channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
-            game=game, options=given, creator_id=interaction.user.id,
-            language=language or server_language(
-                interaction, bot_of(interaction).settings.language), ai_level=ai,
-            creator_name=interaction.user.display_name,
-            turn_seconds=turn_minutes * 60 if turn_minutes else None)
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
-        return
+    check_ranges(game, typed, slash_ranges(command))
+    session = await bot_of(interaction).games.create(
+        channel_id=interaction.channel_id or 0, guild_id=interaction.guild_id,
+        game=game, options=given, creator_id=interaction.user.id,
+        language=language or server_language(
+            interaction, bot_of(interaction).settings.language), ai_level=ai,
+        creator_name=interaction.user.display_name,
+        turn_seconds=turn_minutes * 60 if turn_minutes else None)
     post = lobby_post(session)
     await interaction.response.send_message(
         embed=or_missing(embed_of(post, image=False)),
@@ -297,15 +296,12 @@ async def threads(interaction: discord.Interaction, enabled: bool) -> None:
     await answer(interaction, text)
 
 @app_commands.command(name=ls("bot.cmd.abort.name"), description=ls("bot.cmd.abort.description"))
+@answers_refusals
 async def abort(interaction: discord.Interaction) -> None:
     """End the channel's game without a result (its creator or a server manager)."""
     perms = interaction.permissions
-    try:
-        session = await bot_of(interaction).games.abort(
-            interaction.channel_id or 0, interaction.user.id, is_admin=perms.manage_guild)
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, user_lang(interaction)))
-        return
+    session = await bot_of(interaction).games.abort(
+        interaction.channel_id or 0, interaction.user.id, is_admin=perms.manage_guild)
     await best_effort("announce an abort", interaction.response.send_message(
         t("bot.abort.done", session.row.language,
           game=game_name(session.row.game, session.row.language),

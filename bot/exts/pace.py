@@ -20,10 +20,9 @@ import discord
 from discord import app_commands
 
 from bot.adapter.act import bot_of, host_change, user_lang
-from bot.adapter.answer import answer
+from bot.adapter.answer import answer, answers_refusals, wording
 from bot.exts import _group
 from bot.host.sessions import Refusal
-from bot.table.words import refusal_text
 from bot.translator import ls
 from render.i18n import t
 
@@ -53,16 +52,14 @@ def _minutes(text: str, lang: str) -> int | None:
 
 
 @app_commands.command(name=ls("bot.cmd.undo.name"), description=ls("bot.cmd.undo.description"))
+@answers_refusals
 async def undo(interaction: discord.Interaction) -> None:
     """Take back your most recent move."""
     bot = bot_of(interaction)
     lang = user_lang(interaction)
     channel_id = interaction.channel_id or 0
-    try:
+    with wording(lambda: bot.games.in_channel(channel_id)):
         report = await bot.games.undo(channel_id, interaction.user.id)
-    except Refusal as error:
-        await answer(interaction, refusal_text(bot.games.in_channel(channel_id), error, lang))
-        return
     takeback = report.session.takebacks[-1]
     line = takeback.steps[0].line.split(" ", 1)[-1]
     key = "bot.pace.undone_more" if len(takeback.steps) > 1 else "bot.pace.undone"
@@ -70,13 +67,12 @@ async def undo(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command(name=ls("bot.cmd.pause.name"), description=ls("bot.cmd.pause.description"))
+@answers_refusals
 async def pause(interaction: discord.Interaction) -> None:
     """Stop the game's clock (its creator or Manage Server)."""
     bot = bot_of(interaction)
     session = await host_change(interaction, bot.games.pause(
         interaction.channel_id or 0, interaction.user.id, is_admin=_admin(interaction)))
-    if session is None:
-        return
     lang = user_lang(interaction)
     left = session.row.paused_left
     await answer(interaction, t("bot.pace.paused_done", lang) if left is None
@@ -85,6 +81,7 @@ async def pause(interaction: discord.Interaction) -> None:
 
 @app_commands.command(name=ls("bot.cmd.resume.name"),
                       description=ls("bot.cmd.resume.description"))
+@answers_refusals
 async def resume(interaction: discord.Interaction) -> None:
     """Go on after a pause: the turn time that was left counts again."""
     bot = bot_of(interaction)
@@ -96,16 +93,13 @@ async def resume(interaction: discord.Interaction) -> None:
 @app_commands.command(name=ls("bot.cmd.deadline.name"),
                       description=ls("bot.cmd.deadline.description"))
 @app_commands.describe(minutes=ls("bot.cmd.deadline.minutes"))
+@answers_refusals
 async def deadline(interaction: discord.Interaction,
                    minutes: app_commands.Range[str, 1, 20]) -> None:
     """A new time per turn, or none (its creator or Manage Server)."""
     bot = bot_of(interaction)
     lang = user_lang(interaction)
-    try:
-        seconds = _minutes(minutes, lang)
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
-        return
+    seconds = _minutes(minutes, lang)
     if await host_change(interaction, bot.games.set_turn_time(
             interaction.channel_id or 0, interaction.user.id, seconds,
             is_admin=_admin(interaction))):
@@ -114,16 +108,13 @@ async def deadline(interaction: discord.Interaction,
 
 
 @app_commands.command(name=ls("bot.cmd.back.name"), description=ls("bot.cmd.back.description"))
+@answers_refusals
 async def back(interaction: discord.Interaction) -> None:
     """No longer away: play your own turns again."""
     bot = bot_of(interaction)
     lang = user_lang(interaction)
     channel_id = interaction.channel_id or 0
-    try:
-        await bot.games.back(channel_id, interaction.user.id)
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
-        return
+    await bot.games.back(channel_id, interaction.user.id)
     await answer(interaction, t("bot.pace.back", lang))
 
 

@@ -13,15 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.act import best_effort, refusal, user_lang
-from bot.adapter.answer import answer
+from bot.adapter.act import best_effort, user_lang
+from bot.adapter.answer import answers_refusals, wording
 from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT, REPEAT_SECONDS, SEQ_MARK
 from bot.games import MAX_CHOICE_NAME, choice_name, game_ui
-from bot.host.sessions import Refusal
-from bot.table.words import echo, private_lines, refusal_text
+from bot.table.words import echo, private_lines
 from bot.translator import ls
 from render.i18n import t
-from rules.core import IllegalAction
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -93,6 +91,7 @@ class Play(commands.Cog):
     @app_commands.command(name=ls("bot.cmd.play.name"), description=ls("bot.cmd.play.description"))
     @app_commands.describe(notation=ls("bot.cmd.play.notation"))
     @app_commands.guild_only()
+    @answers_refusals
     async def play(self, interaction: discord.Interaction,
                    notation: app_commands.Range[str, 1, 200]) -> None:
         """Play a move typed in the game's notation, e.g. ``place B2 3``."""
@@ -101,20 +100,12 @@ class Play(commands.Cog):
         lang = user_lang(interaction)
         channel_id = interaction.channel_id or 0
         notation, seq = split_seq(notation)
-        try:
-            # a suggestion carries the position it was offered for; a typed line does not,
-            # and the same line again within a few seconds is a double send
+        # a suggestion carries the position it was offered for; a typed line does not,
+        # and the same line again within a few seconds is a double send
+        with wording(lambda: host.in_channel(channel_id), typed=notation,
+                     offered=seq is not None):
             report = await host.play(channel_id, interaction.user.id, notation, expect_seq=seq,
                                      repeat_within=REPEAT_SECONDS if seq is None else None)
-        except (Refusal, IllegalAction) as error:
-            if isinstance(error, Refusal) and error.key == "bot.refuse.stale" \
-                    and seq is not None:
-                error = Refusal("bot.refuse.stale_choice")
-            session = host.in_channel(channel_id)
-            text = refusal(session, interaction.user.id, notation, error, lang) \
-                if isinstance(error, IllegalAction) else refusal_text(session, error, lang)
-            await best_effort("answer a refusal", answer(interaction, text))
-            return
         first = report.steps[0]
         secrets = private_lines(report.session, report.steps, first.actor, lang)
         await best_effort("confirm a move", interaction.followup.send(

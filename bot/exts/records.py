@@ -16,12 +16,12 @@ import discord
 from discord import app_commands
 
 from bot.adapter.act import bot_of, user_lang
-from bot.adapter.answer import answer
+from bot.adapter.answer import answer, answers_refusals
 from bot.exts import _group
 from bot.games import game_ui
-from bot.host.sessions import Refusal, Session
+from bot.host.sessions import Session
 from bot.table import record_name
-from bot.table.words import game_name, refusal_text
+from bot.table.words import game_name
 from bot.translator import ls
 from render.i18n import t
 
@@ -45,15 +45,12 @@ def note(session: Session, lang: str) -> str:
 
 @app_commands.command(name=ls("bot.cmd.record.name"),
                       description=ls("bot.cmd.record.description"))
+@answers_refusals
 async def record(interaction: discord.Interaction) -> None:
     """The record of this channel's game (or of its latest one), for the asker's eyes only."""
     lang = user_lang(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        session = await bot_of(interaction).games.recorded(interaction.channel_id or 0)
-    except Refusal as error:
-        await answer(interaction, refusal_text(None, error, lang))
-        return
+    session = await bot_of(interaction).games.recorded(interaction.channel_id or 0)
     text = session.public_record()
     if text is None:
         await answer(interaction, t("bot.refuse.no_record", lang))

@@ -19,12 +19,12 @@ import discord
 from discord import app_commands
 
 from bot.adapter.act import best_effort, bot_of, user_lang
-from bot.adapter.answer import answer
+from bot.adapter.answer import answer, answers_refusals, wording
 from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT
 from bot.exts import _group
 from bot.games import game_ui
 from bot.host.sessions import Refusal, Session
-from bot.table.words import ai_name, colour_name, refusal_text
+from bot.table.words import ai_name, colour_name
 from bot.translator import ls
 from render.i18n import t
 
@@ -51,14 +51,14 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 
 @app_commands.command(name=ls("bot.cmd.leave.name"), description=ls("bot.cmd.leave.description"))
+@answers_refusals
 async def leave(interaction: discord.Interaction) -> None:
     """Give up your seat: in the lobby it is freed; in a running game the AI plays it."""
     bot = bot_of(interaction)
     lang = user_lang(interaction)
-    session: Session | None = None
     await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        session = bot.games.channel_session(interaction.channel_id or 0)
+    session = bot.games.channel_session(interaction.channel_id or 0)
+    with wording(session):
         if session.status == "lobby":
             seat = await bot.games.leave(session.id, interaction.user.id)
             text = t("bot.seats.done.left_lobby", lang, seat=colour_name(seat.colour, lang))
@@ -67,24 +67,21 @@ async def leave(interaction: discord.Interaction) -> None:
             await bot.games.step_down(session.id, interaction.user.id)
             text = t("bot.seats.done.left", lang, seat=colour_name(seat.colour, lang),
                      id=session.id, level=ai_name(session.row.ai_level, lang), value=seat.colour)
-    except Refusal as error:
-        await _answer(interaction, refusal_text(session, error, lang))
-        return
     await _answer(interaction, text)
 
 
 @app_commands.command(name=ls("bot.cmd.take.name"), description=ls("bot.cmd.take.description"))
 @app_commands.describe(colour=ls("bot.cmd.take.colour"), user=ls("bot.cmd.take.user"))
+@answers_refusals
 async def take(interaction: discord.Interaction, colour: str,
                user: discord.User | None = None) -> None:
     """Take over a seat (or, as the game's creator, give it to ``user``)."""
     bot = bot_of(interaction)
     lang = user_lang(interaction)
-    session: Session | None = None
     await interaction.response.defer(ephemeral=True, thinking=True)
     taker = user or interaction.user
-    try:
-        session = bot.games.channel_session(interaction.channel_id or 0)
+    session = bot.games.channel_session(interaction.channel_id or 0)
+    with wording(session):
         if taker.bot:
             raise Refusal("bot.refuse.seat_bot")
         wanted = _colour(session, colour, lang)
@@ -92,9 +89,6 @@ async def take(interaction: discord.Interaction, colour: str,
                              for_id=taker.id if user is not None else None,
                              name=taker.display_name,
                              is_admin=interaction.permissions.manage_guild)
-    except Refusal as error:
-        await _answer(interaction, refusal_text(session, error, lang))
-        return
     key = "bot.seats.done.handed" if taker.id != interaction.user.id else \
         "bot.seats.done.took_screen" if game_ui(session.row.game).has_screen() else \
         "bot.seats.done.took"
@@ -124,22 +118,19 @@ async def take_colours(interaction: discord.Interaction,
 
 @app_commands.command(name=ls("bot.cmd.kick.name"), description=ls("bot.cmd.kick.description"))
 @app_commands.describe(user=ls("bot.cmd.kick.user"))
+@answers_refusals
 async def kick(interaction: discord.Interaction, user: discord.User) -> None:
     """Remove a player (the game's creator or a server manager): from the lobby their seat
     goes; in a running game the AI takes it over."""
     bot = bot_of(interaction)
     lang = user_lang(interaction)
-    session: Session | None = None
     await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        session = bot.games.channel_session(interaction.channel_id or 0)
+    session = bot.games.channel_session(interaction.channel_id or 0)
+    with wording(session):
         seat = session.seat_of(user.id)
         lobby = session.status == "lobby"
         await bot.games.kick(session.id, interaction.user.id, user.id,
                              is_admin=interaction.permissions.manage_guild)
-    except Refusal as error:
-        await _answer(interaction, refusal_text(session, error, lang))
-        return
     assert seat is not None
     key = "bot.seats.done.kicked_lobby" if lobby else "bot.seats.done.kicked"
     await _answer(interaction, t(key, lang, who=user.mention, seat=colour_name(seat.colour, lang),
