@@ -28,7 +28,7 @@ import asyncpg
 import discord
 
 from bot import create_bot, logs
-from bot.app import INVITE_PERMISSIONS
+from bot.app import INVITE_PERMISSIONS, GameBot
 from bot.application import WrongApplication, belongs
 from bot.constants import CLOSE_WITHIN, HEARTBEAT, HEARTBEAT_STALE, INVITE_URL
 from bot.database_url import POSTGRES_FORM, BadUrl, parse_postgres_url
@@ -377,14 +377,9 @@ async def sync(settings: Settings, clear: bool) -> int:
     try:
         async with bot:
             try:
-                await bot.login(settings.token)
-            except discord.LoginFailure:
-                print(REFUSED_TOKEN, file=sys.stderr)
-                return 2
-            except aiohttp.ClientConnectionError as exc:
-                print(f"cannot reach Discord ({exc}); check the network and try again.",
-                      file=sys.stderr)
-                return 1
+                await log_in(bot, settings.token)
+            except Refused as refused:
+                return refused.status
             assert bot.application_id is not None, "known once logged in"
             try:
                 await belongs(store, bot.application_id)
@@ -403,6 +398,21 @@ async def sync(settings: Settings, clear: bool) -> int:
     if report.uploaded == ["global"]:
         print("global commands can take a while to appear in every server")
     return 1 if report.failed else 0
+
+
+async def log_in(bot: GameBot, token: str) -> None:
+    """Log in over HTTP only (no gateway), for a command that needs the token's application;
+    raises :class:`Refused` (2: Discord refused the token; 1: Discord cannot be reached),
+    having said why."""
+    try:
+        await bot.login(token)
+    except discord.LoginFailure as exc:
+        print(REFUSED_TOKEN, file=sys.stderr)
+        raise Refused(2) from exc
+    except aiohttp.ClientConnectionError as exc:
+        print(f"cannot reach Discord ({exc}); check the network and try again.",
+              file=sys.stderr)
+        raise Refused(1) from exc
 
 
 def where_name(where: str) -> str:
@@ -451,14 +461,9 @@ async def adopt_application(settings: Settings) -> int:
     try:
         async with bot:
             try:
-                await bot.login(settings.token)
-            except discord.LoginFailure:
-                print(REFUSED_TOKEN, file=sys.stderr)
-                return 2
-            except aiohttp.ClientConnectionError as exc:
-                print(f"cannot reach Discord ({exc}); check the network and try again.",
-                      file=sys.stderr)
-                return 1
+                await log_in(bot, settings.token)
+            except Refused as refused:
+                return refused.status
             assert bot.application_id is not None, "known once logged in"
             new = bot.application_id
             old = await store.set_application(new)
