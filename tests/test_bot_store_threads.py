@@ -15,7 +15,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-import bot.host.store._sqlite_store as sqlite_module
+import bot.host.store._sqlite_threads as sqlite_module
 from bot.host.clock import ManualClock
 from bot.host.sessions import Host
 from bot.host.store import (

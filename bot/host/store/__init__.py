@@ -62,14 +62,9 @@ from bot.host.store._rows import (
     mark_of,
     shard_list,
 )
-from bot.host.store._sqlite_store import (
-    CHECKPOINT_EVERY,
-    Checkpointed,
-    SqliteStore,
-    backup_before_migrating,
-    migrate,
-)
+from bot.host.store._sqlite_store import SqliteStore, backup_before_migrating, migrate
 from bot.host.store._sqlite_store_schema import MIGRATIONS
+from bot.host.store._sqlite_threads import CHECKPOINT_EVERY, Checkpointed
 from bot.host.store._store_files import (
     InstanceLock,
     backup,
