@@ -27,6 +27,7 @@ from bot.host.store import (
     MessageRow,
     PostgresStore,
     ResultRow,
+    Seat,
     SeatChangeRow,
     StaleGame,
     Store,
@@ -142,7 +143,8 @@ async def test_every_change_another_store_makes_changes_the_game_s_mark(
     marks = await second.stored_marks([game.id, other.id, 999])
     assert set(marks) == {game.id, other.id}, "a game the store does not have is left out"
     deadline = iso(clock() + timedelta(seconds=60))
-    change = SeatChangeRow(1, "blue", "took", 3, None, 3)
+    change = SeatChangeRow(1, "blue", "took", 3, None, 3, iso(clock()))
+    took = Seat("blue", 3, None, "cy", acted_at=iso(clock()))
     writes = [
         first.add_seat(game.id, "red", 1, None, "ana"),
         first.add_seat(game.id, "blue", None, "random"),
@@ -160,7 +162,7 @@ async def test_every_change_another_store_makes_changes_the_game_s_mark(
         first.set_turn_time(game.id, 120, deadline, None),
         first.set_away(game.id, "red", True, 2),
         first.set_dm_closed(game.id, "red", True),
-        first.change_seat(game.id, "blue", change, user_id=3, ai_level=None, name="cy"),
+        first.change_seat(game.id, took, change),
         first.remove_seat(game.id, "blue"),
         first.set_status(game.id, "finished"),
     ]
@@ -345,7 +347,8 @@ async def test_every_change_of_a_game_is_heard_by_the_other_store_and_not_by_its
     game = await first.create_game(channel_id=CHANNEL, **FIELDS, turn_seconds=60)
     assert await theirs.next() == game.id
     deadline = iso(clock() + timedelta(seconds=60))
-    change = SeatChangeRow(1, "blue", "took", 3, None, 3)
+    change = SeatChangeRow(1, "blue", "took", 3, None, 3, iso(clock()))
+    took = Seat("blue", 3, None, "cy", acted_at=iso(clock()))
     writes = [
         first.add_seat(game.id, "red", 1, None, "ana"),
         first.add_seat(game.id, "blue", None, "random"),
@@ -363,7 +366,7 @@ async def test_every_change_of_a_game_is_heard_by_the_other_store_and_not_by_its
         first.set_turn_time(game.id, 120, deadline, None),
         first.set_away(game.id, "red", True, 2),
         first.set_dm_closed(game.id, "red", True),
-        first.change_seat(game.id, "blue", change, user_id=3, ai_level=None, name="cy"),
+        first.change_seat(game.id, took, change),
         first.set_status(game.id, "finished"),
         first.record_results(game.id, 1, "makemake",
                              [ResultRow("red", "1", 1, 5, True), ResultRow("blue", "3", 2, 3,

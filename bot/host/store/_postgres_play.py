@@ -77,15 +77,15 @@ class PostgresPlay(PostgresBase):
                 for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
-                       ai_level: str | None, name: str = "") -> None:
-        now = stamp(self.clock)
+                       ai_level: str | None, name: str = "", *,
+                       acted_at: str | None = None) -> None:
         await self._execute(
             "WITH seated AS (INSERT INTO seats (game_id, colour, user_id, ai_level, name,"
             " joined, acted_at) SELECT $1::bigint, $2::text, $3::bigint, $4::text, $5::text,"
             " COALESCE(MAX(joined), 0) + 1, $6::text FROM seats WHERE game_id = $1),"
             f" touched AS (UPDATE games SET updated_at = $7 WHERE id = $1) {_tell(8)}",
-            game_id, colour, user_id, ai_level, name, now if user_id is not None else None,
-            now, self._told(game_id))
+            game_id, colour, user_id, ai_level, name, acted_at, stamp(self.clock),
+            self._told(game_id))
 
     async def remove_seat(self, game_id: int, colour: str,
                           change: SeatChangeRow | None = None) -> None:
@@ -95,23 +95,21 @@ class PostgresPlay(PostgresBase):
                              game_id, colour)
             await db.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, game_id)
             if change is not None:
-                await _add_change(db, game_id, change, now)
+                await _add_change(db, game_id, change)
             await self._notify(db, game_id)
 
-    async def change_seat(self, game_id: int, colour: str, change: SeatChangeRow, *,
-                          user_id: int | None, ai_level: str | None, name: str = "") -> None:
+    async def change_seat(self, game_id: int, seat: Seat, change: SeatChangeRow) -> None:
         now = stamp(self.clock)
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE seats SET user_id = $3, ai_level = $4,"
-                " name = CASE WHEN $3::bigint IS NULL THEN name ELSE $5 END,"
-                " acted_at = $6, was_human = CASE WHEN user_id IS NULL THEN was_human"
-                " ELSE 1 END WHERE game_id = $1 AND colour = $2",
-                game_id, colour, user_id, ai_level, name, now if user_id is not None else None)
+                "UPDATE seats SET user_id = $3, ai_level = $4, name = $5, acted_at = $6,"
+                " was_human = $7 WHERE game_id = $1 AND colour = $2",
+                game_id, seat.colour, seat.user_id, seat.ai_level, seat.name, seat.acted_at,
+                int(seat.was_human))
             await db.execute("UPDATE hidden_seats SET dm_closed = 0 WHERE game_id = $1"
-                             " AND colour = $2", game_id, colour)
+                             " AND colour = $2", game_id, seat.colour)
             await db.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, game_id)
-            await _add_change(db, game_id, change, now)
+            await _add_change(db, game_id, change)
             await self._notify(db, game_id)
 
     async def seat_changes(self, game_id: int) -> list[SeatChangeRow]:
@@ -210,10 +208,11 @@ def _loads(state: str) -> dict[str, Any]:
     return decoded
 
 
-async def _add_change(db: Connection, game_id: int, change: SeatChangeRow, now: str) -> None:
+async def _add_change(db: Connection, game_id: int, change: SeatChangeRow) -> None:
+    """A change of hands, numbered after the game's others, at the time it gives."""
     await db.execute(
         "INSERT INTO seat_changes (game_id, n, seq, colour, what, user_id, old_id, by_id, at)"
         " SELECT $1::bigint, COALESCE(MAX(n), 0) + 1, $2::integer, $3::text, $4::text,"
         " $5::bigint, $6::bigint, $7::bigint, $8::text FROM seat_changes WHERE game_id = $1",
         game_id, change.seq, change.colour, change.what, change.user_id, change.old_id,
-        change.by_id, now)
+        change.by_id, change.at)

@@ -45,7 +45,8 @@ class SqlitePlay(SqliteThreads):
                 for r in rows]
 
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
-                       ai_level: str | None, name: str = "") -> None:
+                       ai_level: str | None, name: str = "", *,
+                       acted_at: str | None = None) -> None:
         now = stamp(self.clock)
 
         def write(db: sqlite3.Connection) -> None:
@@ -53,8 +54,7 @@ class SqlitePlay(SqliteThreads):
                                 " WHERE game_id = ?", (game_id,)).fetchone()[0]
             db.execute("INSERT INTO seats (game_id, colour, user_id, ai_level, name, joined,"
                        " acted_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (game_id, colour, user_id, ai_level, name, joined,
-                        now if user_id is not None else None))
+                       (game_id, colour, user_id, ai_level, name, joined, acted_at))
             db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
 
         await self._write(write)
@@ -67,25 +67,22 @@ class SqlitePlay(SqliteThreads):
             db.execute("DELETE FROM seats WHERE game_id = ? AND colour = ?", (game_id, colour))
             db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
             if change is not None:
-                _add_change(db, game_id, change, now)
+                _add_change(db, game_id, change)
 
         await self._write(write)
 
-    async def change_seat(self, game_id: int, colour: str, change: SeatChangeRow, *,
-                          user_id: int | None, ai_level: str | None, name: str = "") -> None:
+    async def change_seat(self, game_id: int, seat: Seat, change: SeatChangeRow) -> None:
         now = stamp(self.clock)
 
         def write(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE seats SET user_id = ?, ai_level = ?,"
-                       " name = CASE WHEN ? IS NULL THEN name ELSE ? END,"
-                       " acted_at = ?, was_human = CASE WHEN user_id IS NULL THEN was_human"
-                       " ELSE 1 END WHERE game_id = ? AND colour = ?",
-                       (user_id, ai_level, user_id, name, now if user_id is not None else None,
-                        game_id, colour))
+            db.execute("UPDATE seats SET user_id = ?, ai_level = ?, name = ?, acted_at = ?,"
+                       " was_human = ? WHERE game_id = ? AND colour = ?",
+                       (seat.user_id, seat.ai_level, seat.name, seat.acted_at,
+                        int(seat.was_human), game_id, seat.colour))
             db.execute("UPDATE hidden_seats SET dm_closed = 0 WHERE game_id = ?"
-                       " AND colour = ?", (game_id, colour))
+                       " AND colour = ?", (game_id, seat.colour))
             db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            _add_change(db, game_id, change, now)
+            _add_change(db, game_id, change)
 
         await self._write(write)
 
@@ -186,13 +183,14 @@ class SqlitePlay(SqliteThreads):
                             " VALUES (?, ?, ?)", (game_id, seq, dump(state)))
 
 
-def _add_change(db: sqlite3.Connection, game_id: int, change: SeatChangeRow, now: str) -> None:
+def _add_change(db: sqlite3.Connection, game_id: int, change: SeatChangeRow) -> None:
+    """A change of hands, numbered after the game's others, at the time it gives."""
     number = db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM seat_changes WHERE game_id = ?",
                         (game_id,)).fetchone()[0]
     db.execute("INSERT INTO seat_changes (game_id, n, seq, colour, what, user_id, old_id,"
                " by_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                (game_id, number, change.seq, change.colour, change.what, change.user_id,
-                change.old_id, change.by_id, now))
+                change.old_id, change.by_id, change.at))
 
 
 def _write_pace(db: sqlite3.Connection, game_id: int, seat: Seat) -> None:
