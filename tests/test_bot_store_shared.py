@@ -432,21 +432,22 @@ async def test_a_due_deadline_is_claimed_by_exactly_one_of_many_claimers(
     try:
         deadline = iso(clock() + timedelta(seconds=60))
         game = await running(many[0], deadline=deadline)
-        assert not await many[1].claim_deadline(game.id, deadline), "not due yet"
         clock.advance(61)
-        claims = await asyncio.gather(*(store.claim_deadline(game.id, deadline)
+        lease = iso(clock() + timedelta(seconds=CLAIM_LEASE))
+        claims = await asyncio.gather(*(store.claim_deadline(game.id, deadline, lease)
                                         for store in many for _ in range(5)))
         assert claims.count(True) == 1 and len(claims) == 20
         row = await many[2].game(game.id)
         assert row is not None and row.reminded == 1
-        assert row.deadline_at == iso(clock() + timedelta(seconds=CLAIM_LEASE)), \
-            "pushed on by the lease: nobody else fires it meanwhile"
-        assert not await many[3].claim_deadline(game.id, deadline), "taken"
-        assert not await many[3].claim_deadline(game.id, row.deadline_at), "the lease runs"
+        assert row.deadline_at == lease, "pushed on by the lease: nobody else fires it meanwhile"
+        assert not await many[3].claim_deadline(game.id, deadline, lease), "taken"
         clock.advance(CLAIM_LEASE)  # the claimer died before it armed the next deadline
-        claims = await asyncio.gather(*(store.claim_deadline(game.id, row.deadline_at)
+        later = iso(clock() + timedelta(seconds=CLAIM_LEASE))
+        claims = await asyncio.gather(*(store.claim_deadline(game.id, lease, later)
                                         for store in many))
         assert claims.count(True) == 1, "due again: another process takes it"
+        row = await many[0].game(game.id)
+        assert row is not None and row.deadline_at == later, "as the claimer says"
     finally:
         for store in many:
             await store.close()
@@ -457,14 +458,15 @@ async def test_a_deadline_is_not_claimed_while_paused_over_or_changed(store: Sto
     game = await running(store, deadline=deadline)
     assert isinstance(store.clock, ManualClock)
     store.clock.advance(61)
+    lease = iso(store.clock() + timedelta(seconds=CLAIM_LEASE))
     await store.set_paused(game.id, 1, 30, deadline)
-    assert not await store.claim_deadline(game.id, deadline), "paused"
+    assert not await store.claim_deadline(game.id, deadline, lease), "paused"
     await store.set_paused(game.id, None, None, deadline)
     await store.set_deadline(game.id, iso(store.clock()))
-    assert not await store.claim_deadline(game.id, deadline), "another deadline now"
+    assert not await store.claim_deadline(game.id, deadline, lease), "another deadline now"
     await store.set_deadline(game.id, deadline)
     await store.set_status(game.id, "aborted")
-    assert not await store.claim_deadline(game.id, deadline), "not running"
+    assert not await store.claim_deadline(game.id, deadline, lease), "not running"
 
 
 async def test_a_reminder_is_claimed_by_exactly_one_of_many_claimers(

@@ -131,14 +131,14 @@ class Store(ABC):
         and never called."""
 
     @abstractmethod
-    async def claim_deadline(self, game_id: int, deadline_at: str) -> bool:
+    async def claim_deadline(self, game_id: int, deadline_at: str, until: str) -> bool:
         """Take the game's turn deadline ``deadline_at`` to play the timeout: True for exactly
-        one caller among all processes, while that deadline is the game's, has come (by the
-        store's clock) and the game runs unpaused; False otherwise. Claiming pushes the
-        stored deadline :data:`CLAIM_LEASE` seconds on and marks its reminder sent, so nobody
-        else fires it meanwhile; the claimer then plays the timeout and arms the next
-        deadline (:meth:`set_deadline`). Should it die before, the deadline falls due again
-        when the lease ends."""
+        one caller among all processes, while that deadline is the game's and the game runs
+        unpaused; False otherwise. Claiming moves the stored deadline to ``until`` and marks
+        its reminder sent, so nobody else fires it meanwhile; the claimer then plays the
+        timeout and arms the next deadline (:meth:`set_deadline`). Should it die before, the
+        deadline falls due again at ``until``. The host decides both: it claims a deadline
+        that has come, for :data:`CLAIM_LEASE` seconds."""
 
     @abstractmethod
     async def claim_reminder(self, game_id: int, deadline_at: str) -> bool:

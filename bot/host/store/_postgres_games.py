@@ -6,12 +6,11 @@ transaction.
 from __future__ import annotations
 
 from collections.abc import Collection
-from datetime import timedelta
 from typing import Any
 
 import asyncpg
 
-from bot.host.clock import iso, stamp
+from bot.host.clock import stamp
 from bot.host.store._postgres_base import (
     CHANNEL,
     PostgresBase,
@@ -21,11 +20,9 @@ from bot.host.store._reading import (
     ActiveRows,
     assemble,
     game_row,
-    is_due,
     stored_mark,
 )
 from bot.host.store._rows import (
-    CLAIM_LEASE,
     STATUSES,
     ActiveGame,
     ChannelBusy,
@@ -95,15 +92,12 @@ class PostgresGames(PostgresBase):
                                 " AND games.status IN ('lobby', 'running')", user_id)
         return {r[0] for r in rows}
 
-    async def claim_deadline(self, game_id: int, deadline_at: str) -> bool:
-        if not is_due(deadline_at, self.clock()):
-            return False
-        later = iso(self.clock() + timedelta(seconds=CLAIM_LEASE))
+    async def claim_deadline(self, game_id: int, deadline_at: str, until: str) -> bool:
         rows = await self._rows(
             "WITH claimed AS (UPDATE games SET deadline_at = $3, reminded = 1 WHERE id = $1"
             " AND deadline_at = $2 AND status = 'running' AND paused_by IS NULL RETURNING id)"
             f" SELECT pg_notify('{CHANNEL}', $4) FROM claimed",
-            game_id, deadline_at, later, self._told(game_id))
+            game_id, deadline_at, until, self._told(game_id))
         return len(rows) == 1
 
     async def claim_reminder(self, game_id: int, deadline_at: str) -> bool:

@@ -9,20 +9,17 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
-from datetime import timedelta
 from typing import Any
 
-from bot.host.clock import iso, stamp
+from bot.host.clock import stamp
 from bot.host.store._interface import Listener
 from bot.host.store._reading import (
     ActiveRows,
     assemble,
     game_row,
-    is_due,
     stored_mark,
 )
 from bot.host.store._rows import (
-    CLAIM_LEASE,
     STATUSES,
     ActiveGame,
     ChannelBusy,
@@ -67,14 +64,11 @@ class SqliteGames(SqliteThreads):
     async def listen(self, callback: Listener) -> None:
         """No other process writes: nothing to hear."""
 
-    async def claim_deadline(self, game_id: int, deadline_at: str) -> bool:
-        if not is_due(deadline_at, self.clock()):
-            return False
-        later = iso(self.clock() + timedelta(seconds=CLAIM_LEASE))
+    async def claim_deadline(self, game_id: int, deadline_at: str, until: str) -> bool:
         claimed: int = await self._write(lambda db: db.execute(
             "UPDATE games SET deadline_at = ?, reminded = 1 WHERE id = ? AND deadline_at = ?"
             " AND status = 'running' AND paused_by IS NULL",
-            (later, game_id, deadline_at)).rowcount)
+            (until, game_id, deadline_at)).rowcount)
         return claimed == 1
 
     async def claim_reminder(self, game_id: int, deadline_at: str) -> bool:
