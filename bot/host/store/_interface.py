@@ -266,21 +266,19 @@ class Store(ABC):
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
                        ai_level: str | None, name: str = "", *,
                        acted_at: str | None = None) -> None:
-        """A seat joins the lobby, after the others, with ``acted_at`` as given (the host
-        says when its holder last acted: joining counts)."""
+        """A seat joins the lobby, after the others; ``acted_at`` as the host gives it."""
 
     @abstractmethod
     async def remove_seat(self, game_id: int, colour: str,
                           change: SeatChangeRow | None = None) -> None:
-        """A seat leaves the lobby (``change``: recorded with it, at its own ``at``, for the
-        lobby card)."""
+        """A seat leaves the lobby (``change``: recorded with it, for the lobby card)."""
 
     @abstractmethod
     async def change_seat(self, game_id: int, seat: Seat, change: SeatChangeRow) -> None:
-        """The seat passes to its new holder, with the change that says so (at its own
-        ``at``), in ONE transaction. ``seat`` is the seat as it is after: its ``user_id``,
-        ``ai_level``, ``name``, ``acted_at`` and ``was_human`` are written as given (the host
-        decides them). DMs found closed were the previous holder's, so the mark goes."""
+        """The seat passes to its new holder, with the change that says so, in ONE
+        transaction. ``seat`` is the seat as it is after: its holder, level, name, ``acted_at``
+        and ``was_human`` are written as given, as is every change's ``at`` (the host decides
+        them). DMs found closed were the previous holder's, so the mark goes."""
 
     @abstractmethod
     async def seat_changes(self, game_id: int) -> list[SeatChangeRow]:
