@@ -13,14 +13,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from bot.host.clock import ManualClock
+from bot.host.clock import ManualClock, iso
 from bot.host.sessions import Host, Refusal, Session
 from bot.host.shards import shard_of
-from bot.host.store import EVERY_GAME, PostgresStore, StaleGame, Store
+from bot.host.store import CLAIM_LEASE, EVERY_GAME, PostgresStore, StaleGame, Store
 from rules.record import replay_lines
 from scripts.live_games import BlankRenders, ShowingOutbox, StubBot
 from tests.helpers.stores import BACKENDS, Backend
@@ -277,6 +278,36 @@ async def test_a_due_timeout_is_played_by_one_of_three_hosts(postgres: str,
         clock.advance(20)
         reports = [await host.timeout(game.id, clock()) for host in reversed(many)]
         assert [len(r.steps) > 0 for r in reports].count(True) == 1
+        rows = await many[0].store.log(game.id)
+        assert [r.by for r in rows[before:]].count("timeout") == 1
+
+
+@pytest.mark.postgres
+async def test_a_timeout_is_played_only_once_due_and_a_claim_holds_for_its_lease(
+        postgres: str, clock: ManualClock) -> None:
+    """The host decides when a deadline has come and how long a claim holds (the store only
+    takes the claim): a timeout not due yet is not claimed; a claimer that dies before it
+    plays the timeout keeps the others out for :data:`CLAIM_LEASE`, then one of them plays
+    it."""
+    async with hosts(postgres, clock, count=3) as many:
+        game = await makemake(many[0], turn_seconds=60)
+        for host in many[1:]:
+            await host.get(game.id)
+        before = game.seq
+        clock.advance(59)
+        assert not any([(await host.timeout(game.id, clock())).steps for host in many]), \
+            "not due yet"
+        row = await many[0].store.game(game.id)
+        assert row is not None and row.deadline_at == game.row.deadline_at, "nor claimed"
+        clock.advance(1)
+        lease = iso(clock() + timedelta(seconds=CLAIM_LEASE))
+        assert await many[0].store.claim_deadline(game.id, row.deadline_at, lease)  # then dies
+        clock.advance(CLAIM_LEASE - 1)
+        assert not any([(await host.timeout(game.id, clock())).steps for host in many[1:]]), \
+            "the lease runs"
+        clock.advance(1)
+        reports = [await host.timeout(game.id, clock()) for host in many[1:]]
+        assert [len(r.steps) > 0 for r in reports].count(True) == 1, "due again: one plays it"
         rows = await many[0].store.log(game.id)
         assert [r.by for r in rows[before:]].count("timeout") == 1
 

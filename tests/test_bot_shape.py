@@ -69,8 +69,6 @@ MOST_LINES = 500
 TO_SPLIT = {
     "bot.__main__",
     "bot.adapter.outbox",
-    "bot.host.store._postgres_store",
-    "bot.host.store._sqlite_store",
     "bot.table",
 }
 """Modules over :data:`MOST_LINES` lines when the check came in, each to be split by concern

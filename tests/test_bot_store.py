@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from bot.host.store import (
     MessageRow,
     SchemaTooNew,
     Seat,
+    SeatChangeRow,
     SqliteStore,
     Store,
     run,
@@ -415,10 +417,10 @@ async def test_an_action_writes_its_seat_as_given(store: Store) -> None:
     clock = store.clock
     assert isinstance(clock, ManualClock)
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
-    await store.add_seat(game.id, "red", 1, None, "ana")
+    await store.add_seat(game.id, "red", 1, None, "ana", acted_at=iso(clock()))
     await store.add_seat(game.id, "blue", None, "random")
     joined = {s.colour: s.acted_at for s in await store.seats(game.id)}
-    assert joined == {"red": "2026-01-01T00:00:00+00:00", "blue": None}, "joining counts"
+    assert joined == {"red": "2026-01-01T00:00:00+00:00", "blue": None}, "as given"
     clock.advance(90)
     red = Seat("red", 1, acted_at=iso(clock()))
     await store.append_action(game.id, 1, "red place A1 1", {}, seat=red)
@@ -427,6 +429,70 @@ async def test_an_action_writes_its_seat_as_given(store: Store) -> None:
     await store.append_action(game.id, 3, "red pass", {}, by="forced")
     acted = {s.colour: s.acted_at for s in await store.seats(game.id)}
     assert acted == {"red": "2026-01-01T00:01:30+00:00", "blue": None}
+
+
+async def test_a_seat_joins_and_changes_hands_as_the_host_says(store: Store) -> None:
+    """The store writes a seat's holder, name, ``acted_at`` and ``was_human``, and a change's
+    time, as it is given: it decides none of them (the host does: see the next tests)."""
+    clock = store.clock
+    assert isinstance(clock, ManualClock)
+    game = await store.create_game(channel_id=CHANNEL, **FIELDS)
+    await store.add_seat(game.id, "red", 1, None, "ana")
+    await store.add_seat(game.id, "blue", 2, None, "bo", acted_at="2025-12-31T23:00:00+00:00")
+    joined = {s.colour: s.acted_at for s in await store.seats(game.id)}
+    assert joined == {"red": None, "blue": "2025-12-31T23:00:00+00:00"}
+    clock.advance(60)
+    blue = Seat("blue", None, "greedy", "bo", acted_at=None, was_human=False)
+    await store.change_seat(game.id, blue, SeatChangeRow(0, "blue", "kicked", None, 2, 1,
+                                                         "2025-12-31T23:30:00+00:00"))
+    red = Seat("red", 3, None, "cy", acted_at="2025-12-31T23:45:00+00:00", was_human=True)
+    await store.change_seat(game.id, red, SeatChangeRow(0, "red", "handed", 3, 1, 1,
+                                                        "2025-12-31T23:45:00+00:00"))
+    seats = {s.colour: s for s in await store.seats(game.id)}
+    assert (seats["blue"].user_id, seats["blue"].ai_level, seats["blue"].name) == (
+        None, "greedy", "bo")
+    assert (seats["blue"].acted_at, seats["blue"].was_human) == (None, False), "as given"
+    assert (seats["red"].user_id, seats["red"].name, seats["red"].acted_at,
+            seats["red"].was_human) == (3, "cy", "2025-12-31T23:45:00+00:00", True)
+    assert [c.at for c in await store.seat_changes(game.id)] == [
+        "2025-12-31T23:30:00+00:00", "2025-12-31T23:45:00+00:00"], "each change's own time"
+    await store.remove_seat(game.id, "blue", SeatChangeRow(0, "blue", "removed", None, None, 1,
+                                                           "2025-12-31T23:50:00+00:00"))
+    assert (await store.seat_changes(game.id))[-1].at == "2025-12-31T23:50:00+00:00"
+
+
+async def test_the_host_decides_a_seat_s_holder_acted_at_and_was_human(store: Store) -> None:
+    """Joining counts as acting; a seat that changes hands remembers a human held it, keeps
+    its name when the AI takes over, and its new holder acted now: in memory and, the same
+    values, in the store (a restart reads them back)."""
+    clock = store.clock
+    assert isinstance(clock, ManualClock)
+    host = Host(store)
+    session = await host.create(channel_id=CHANNEL, guild_id=1, game="makemake", options={},
+                                creator_id=1, language="en", creator_name="ana")
+    clock.advance(30)
+    await host.join(session.id, 2, "bo")
+    await host.add_ai(session.id, 1)
+    joined = {s.colour: s.acted_at for s in await store.seats(session.id)}
+    assert sorted(joined.values(), key=str) == [
+        "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:30+00:00", None], "joining counts"
+    session = (await host.start(session.id, 1)).session
+    clock.advance(60)
+    bo = session.seat_of(2)
+    assert bo is not None
+    await host.step_down(session.id, 2)
+    clock.advance(60)
+    await host.take(session.id, 3, bo.colour, name="cy")
+    stored = {s.colour: s for s in await store.seats(session.id)}
+    assert (bo.user_id, bo.name, bo.was_human, bo.acted_at) == (
+        3, "cy", True, iso(clock())), "in memory"
+    assert stored[bo.colour] == bo, "the same values in the store"
+    await host.step_down(session.id, 3)
+    assert (bo.user_id, bo.name, bo.was_human, bo.acted_at) == (None, "cy", True, None)
+    assert (await store.seats(session.id))[bo.joined - 1] == bo
+    assert [c.at for c in await store.seat_changes(session.id)] == [
+        c.at for c in session.changes] == [iso(clock() - timedelta(seconds=60)), iso(clock()),
+                                           iso(clock())]
 
 
 async def test_the_host_decides_when_a_seat_acted_timed_out_or_is_away(store: Store) -> None:

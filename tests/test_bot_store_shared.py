@@ -27,6 +27,7 @@ from bot.host.store import (
     MessageRow,
     PostgresStore,
     ResultRow,
+    Seat,
     SeatChangeRow,
     StaleGame,
     Store,
@@ -142,7 +143,8 @@ async def test_every_change_another_store_makes_changes_the_game_s_mark(
     marks = await second.stored_marks([game.id, other.id, 999])
     assert set(marks) == {game.id, other.id}, "a game the store does not have is left out"
     deadline = iso(clock() + timedelta(seconds=60))
-    change = SeatChangeRow(1, "blue", "took", 3, None, 3)
+    change = SeatChangeRow(1, "blue", "took", 3, None, 3, iso(clock()))
+    took = Seat("blue", 3, None, "cy", acted_at=iso(clock()))
     writes = [
         first.add_seat(game.id, "red", 1, None, "ana"),
         first.add_seat(game.id, "blue", None, "random"),
@@ -160,7 +162,7 @@ async def test_every_change_another_store_makes_changes_the_game_s_mark(
         first.set_turn_time(game.id, 120, deadline, None),
         first.set_away(game.id, "red", True, 2),
         first.set_dm_closed(game.id, "red", True),
-        first.change_seat(game.id, "blue", change, user_id=3, ai_level=None, name="cy"),
+        first.change_seat(game.id, took, change),
         first.remove_seat(game.id, "blue"),
         first.set_status(game.id, "finished"),
     ]
@@ -345,7 +347,8 @@ async def test_every_change_of_a_game_is_heard_by_the_other_store_and_not_by_its
     game = await first.create_game(channel_id=CHANNEL, **FIELDS, turn_seconds=60)
     assert await theirs.next() == game.id
     deadline = iso(clock() + timedelta(seconds=60))
-    change = SeatChangeRow(1, "blue", "took", 3, None, 3)
+    change = SeatChangeRow(1, "blue", "took", 3, None, 3, iso(clock()))
+    took = Seat("blue", 3, None, "cy", acted_at=iso(clock()))
     writes = [
         first.add_seat(game.id, "red", 1, None, "ana"),
         first.add_seat(game.id, "blue", None, "random"),
@@ -363,7 +366,7 @@ async def test_every_change_of_a_game_is_heard_by_the_other_store_and_not_by_its
         first.set_turn_time(game.id, 120, deadline, None),
         first.set_away(game.id, "red", True, 2),
         first.set_dm_closed(game.id, "red", True),
-        first.change_seat(game.id, "blue", change, user_id=3, ai_level=None, name="cy"),
+        first.change_seat(game.id, took, change),
         first.set_status(game.id, "finished"),
         first.record_results(game.id, 1, "makemake",
                              [ResultRow("red", "1", 1, 5, True), ResultRow("blue", "3", 2, 3,
@@ -429,21 +432,22 @@ async def test_a_due_deadline_is_claimed_by_exactly_one_of_many_claimers(
     try:
         deadline = iso(clock() + timedelta(seconds=60))
         game = await running(many[0], deadline=deadline)
-        assert not await many[1].claim_deadline(game.id, deadline), "not due yet"
         clock.advance(61)
-        claims = await asyncio.gather(*(store.claim_deadline(game.id, deadline)
+        lease = iso(clock() + timedelta(seconds=CLAIM_LEASE))
+        claims = await asyncio.gather(*(store.claim_deadline(game.id, deadline, lease)
                                         for store in many for _ in range(5)))
         assert claims.count(True) == 1 and len(claims) == 20
         row = await many[2].game(game.id)
         assert row is not None and row.reminded == 1
-        assert row.deadline_at == iso(clock() + timedelta(seconds=CLAIM_LEASE)), \
-            "pushed on by the lease: nobody else fires it meanwhile"
-        assert not await many[3].claim_deadline(game.id, deadline), "taken"
-        assert not await many[3].claim_deadline(game.id, row.deadline_at), "the lease runs"
+        assert row.deadline_at == lease, "pushed on by the lease: nobody else fires it meanwhile"
+        assert not await many[3].claim_deadline(game.id, deadline, lease), "taken"
         clock.advance(CLAIM_LEASE)  # the claimer died before it armed the next deadline
-        claims = await asyncio.gather(*(store.claim_deadline(game.id, row.deadline_at)
+        later = iso(clock() + timedelta(seconds=CLAIM_LEASE))
+        claims = await asyncio.gather(*(store.claim_deadline(game.id, lease, later)
                                         for store in many))
         assert claims.count(True) == 1, "due again: another process takes it"
+        row = await many[0].game(game.id)
+        assert row is not None and row.deadline_at == later, "as the claimer says"
     finally:
         for store in many:
             await store.close()
@@ -454,14 +458,15 @@ async def test_a_deadline_is_not_claimed_while_paused_over_or_changed(store: Sto
     game = await running(store, deadline=deadline)
     assert isinstance(store.clock, ManualClock)
     store.clock.advance(61)
+    lease = iso(store.clock() + timedelta(seconds=CLAIM_LEASE))
     await store.set_paused(game.id, 1, 30, deadline)
-    assert not await store.claim_deadline(game.id, deadline), "paused"
+    assert not await store.claim_deadline(game.id, deadline, lease), "paused"
     await store.set_paused(game.id, None, None, deadline)
     await store.set_deadline(game.id, iso(store.clock()))
-    assert not await store.claim_deadline(game.id, deadline), "another deadline now"
+    assert not await store.claim_deadline(game.id, deadline, lease), "another deadline now"
     await store.set_deadline(game.id, deadline)
     await store.set_status(game.id, "aborted")
-    assert not await store.claim_deadline(game.id, deadline), "not running"
+    assert not await store.claim_deadline(game.id, deadline, lease), "not running"
 
 
 async def test_a_reminder_is_claimed_by_exactly_one_of_many_claimers(

@@ -15,7 +15,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-import bot.host.store._sqlite_store as sqlite_module
+import bot.host.store._sqlite_threads as sqlite_module
 from bot.host.clock import ManualClock
 from bot.host.sessions import Host
 from bot.host.store import (
@@ -425,8 +425,8 @@ async def many_games(store: Store) -> None:
     await store.set_dm_closed(giants.id, "blue", True)
     await store.set_dm_closed(giants.id, "green", True)
     await store.set_dm_closed(giants.id, "green", False)
-    await store.change_seat(giants.id, "green", SeatChangeRow(2, "green", "left", None, 3, 3),
-                            user_id=None, ai_level="greedy")
+    await store.change_seat(giants.id, Seat("green", None, "greedy", was_human=True),
+                            SeatChangeRow(2, "green", "left", None, 3, 3, STAMP))
     lobby = await host.create(channel_id=4, guild_id=1, game="makemake", options={},
                               creator_id=5, language="en")
     await host.join(lobby.id, 6)

@@ -149,7 +149,10 @@ class Lobby(GameCache):
             raise Refusal("bot.refuse.full", max=module.MAX_SEATS)
         seat = Seat(free[0], user_id, ai_level, name,
                     joined=max((s.joined for s in session.seats), default=0) + 1)
-        await self.store.add_seat(session.id, seat.colour, user_id, ai_level, name)
+        # joining counts as acting, in the store (memory stamps every seat when the game starts)
+        joined_at = iso(self.store.clock()) if user_id is not None else None
+        await self.store.add_seat(session.id, seat.colour, user_id, ai_level, name,
+                                  acted_at=joined_at)
         session.seats.append(seat)
         return seat
 

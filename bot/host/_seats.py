@@ -4,6 +4,8 @@ seat over), someone takes a seat or is given one.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.host._cache import GameCache
 from bot.host._session import (
     Refusal,
@@ -107,18 +109,20 @@ class Seats(GameCache):
 
     async def _hand(self, session: Session, seat: Seat, user_id: int | None, name: str,
                     what: str, by_id: int) -> None:
-        """COMMIT the seat's new holder (None: the AI at the game's level), then memory."""
+        """COMMIT the seat's new holder (None: the AI at the game's level), then memory. The
+        seat remembers a human held it; its name stays when the AI takes over (a new holder
+        brings theirs); a new holder acted now (the AI never acts)."""
         now = iso(self.store.clock())
-        level = None if user_id is not None else session.row.ai_level
+        human = user_id is not None
+        after = replace(seat, user_id=user_id,
+                        ai_level=None if human else session.row.ai_level,
+                        name=name if human else seat.name, acted_at=now if human else None,
+                        was_human=seat.was_human or not seat.is_ai)
         change = SeatChangeRow(session.seq, seat.colour, what, user_id, seat.user_id, by_id,
                                now)
-        await self.store.change_seat(session.id, seat.colour, change, user_id=user_id,
-                                     ai_level=level, name=name)
-        seat.was_human = seat.was_human or seat.user_id is not None
-        seat.user_id, seat.ai_level = user_id, level
-        if user_id is not None:
-            seat.name = name
-        seat.acted_at = now if user_id is not None else None
+        await self.store.change_seat(session.id, after, change)
+        seat.user_id, seat.ai_level, seat.name = after.user_id, after.ai_level, after.name
+        seat.acted_at, seat.was_human = after.acted_at, after.was_human
         session.dm_closed.discard(seat.colour)
         session.changes.append(change)
 

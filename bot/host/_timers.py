@@ -20,6 +20,7 @@ from bot.host._session import (
     with_row,
 )
 from bot.host.clock import iso
+from bot.host.store import CLAIM_LEASE
 
 log = logging.getLogger("bot.host.sessions")  # one name for the host's lines, as documented
 
@@ -92,7 +93,8 @@ class Timers(GameCache):
                     or session.paused or now < datetime.fromisoformat(row.deadline_at):
                 return Report(session, [])
             if self.store.shared:  # of several processes, the one that claims it plays it
-                if not await self.store.claim_deadline(session.id, row.deadline_at):
+                lease = iso(self.store.clock() + timedelta(seconds=CLAIM_LEASE))
+                if not await self.store.claim_deadline(session.id, row.deadline_at, lease):
                     return Report(session, [])
                 session.row = with_row(row, reminded=1)  # as claimed: the next deadline is armed
             steps: list[Step] = []

@@ -25,7 +25,7 @@ from bot.host.store import (
     SqliteStore,
     Store,
 )
-from bot.host.store._postgres_store import numbered
+from bot.host.store._postgres_base import numbered
 from bot.host.store._postgres_store_schema import VERSION_TABLE
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]

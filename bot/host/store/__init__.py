@@ -8,7 +8,15 @@ migrations (:data:`SCHEMA_VERSION`), return the same rows and raise the same err
 host cannot tell them apart. Every applied action is written with its snapshot in one
 transaction (:meth:`Store.append_action`), so a crash leaves an action either applied or not,
 never half. The store knows nothing of Discord or of any game's rules: a message is a *slot*
-name (``live``, ``ping``, ``screen:red``...) and two ids.
+name (``live``, ``ping``, ``screen:red``...) and two ids. Nor does it decide a rule: when a
+seat's holder acted, their timeouts and away mark, whether a human held a seat, when a seat
+changed hands, what a move reveals, when a deadline has come and how long its claim holds are
+the host's to say, and the store writes the values it is given (it stamps only its own
+bookkeeping: when a row was created or updated).
+
+Each backend is one class built from private modules by concern over its connections
+(``_sqlite_threads`` or ``_postgres_base``; then games, play, ratings, servers, privacy), as
+``bot/host/`` is built.
 """
 
 from bot.host.store._copy_store import (
@@ -62,14 +70,9 @@ from bot.host.store._rows import (
     mark_of,
     shard_list,
 )
-from bot.host.store._sqlite_store import (
-    CHECKPOINT_EVERY,
-    Checkpointed,
-    SqliteStore,
-    backup_before_migrating,
-    migrate,
-)
+from bot.host.store._sqlite_store import SqliteStore, backup_before_migrating, migrate
 from bot.host.store._sqlite_store_schema import MIGRATIONS
+from bot.host.store._sqlite_threads import CHECKPOINT_EVERY, Checkpointed
 from bot.host.store._store_files import (
     InstanceLock,
     backup,

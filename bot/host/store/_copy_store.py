@@ -20,7 +20,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.host.store._postgres_store import APPLICATION, Connection, PostgresStore
+from bot.host.store._postgres_base import Connection
+from bot.host.store._postgres_store import APPLICATION, PostgresStore
 from bot.host.store._rows import (
     GAME_TABLES,
     SCHEMA_VERSION,

@@ -131,14 +131,14 @@ class Store(ABC):
         and never called."""
 
     @abstractmethod
-    async def claim_deadline(self, game_id: int, deadline_at: str) -> bool:
+    async def claim_deadline(self, game_id: int, deadline_at: str, until: str) -> bool:
         """Take the game's turn deadline ``deadline_at`` to play the timeout: True for exactly
-        one caller among all processes, while that deadline is the game's, has come (by the
-        store's clock) and the game runs unpaused; False otherwise. Claiming pushes the
-        stored deadline :data:`CLAIM_LEASE` seconds on and marks its reminder sent, so nobody
-        else fires it meanwhile; the claimer then plays the timeout and arms the next
-        deadline (:meth:`set_deadline`). Should it die before, the deadline falls due again
-        when the lease ends."""
+        one caller among all processes, while that deadline is the game's and the game runs
+        unpaused; False otherwise. Claiming moves the stored deadline to ``until`` and marks
+        its reminder sent, so nobody else fires it meanwhile; the claimer then plays the
+        timeout and arms the next deadline (:meth:`set_deadline`). Should it die before, the
+        deadline falls due again at ``until``. The host decides both: it claims a deadline
+        that has come, for :data:`CLAIM_LEASE` seconds."""
 
     @abstractmethod
     async def claim_reminder(self, game_id: int, deadline_at: str) -> bool:
@@ -264,8 +264,9 @@ class Store(ABC):
 
     @abstractmethod
     async def add_seat(self, game_id: int, colour: str, user_id: int | None,
-                       ai_level: str | None, name: str = "") -> None:
-        """A seat joins the lobby, after the others (a human's counts as having acted)."""
+                       ai_level: str | None, name: str = "", *,
+                       acted_at: str | None = None) -> None:
+        """A seat joins the lobby, after the others; ``acted_at`` as the host gives it."""
 
     @abstractmethod
     async def remove_seat(self, game_id: int, colour: str,
@@ -273,12 +274,11 @@ class Store(ABC):
         """A seat leaves the lobby (``change``: recorded with it, for the lobby card)."""
 
     @abstractmethod
-    async def change_seat(self, game_id: int, colour: str, change: SeatChangeRow, *,
-                          user_id: int | None, ai_level: str | None, name: str = "") -> None:
-        """The seat passes to ``user_id`` (None: the AI at ``ai_level``), with the change that
-        says so, in ONE transaction. The seat remembers a human held it; its name stays when
-        the AI takes over (a new holder brings theirs); DMs found closed were the previous
-        holder's, so the mark goes."""
+    async def change_seat(self, game_id: int, seat: Seat, change: SeatChangeRow) -> None:
+        """The seat passes to its new holder, with the change that says so, in ONE
+        transaction. ``seat`` is the seat as it is after: its holder, level, name, ``acted_at``
+        and ``was_human`` are written as given, as is every change's ``at`` (the host decides
+        them). DMs found closed were the previous holder's, so the mark goes."""
 
     @abstractmethod
     async def seat_changes(self, game_id: int) -> list[SeatChangeRow]:

@@ -37,9 +37,9 @@ EVERY_GAME = 0
 have been missed (the listening connection dropped and was opened again): every game may have
 changed, reconcile them all. No game has this id."""
 CLAIM_LEASE = 120
-"""Seconds a claimed turn deadline (:meth:`Store.claim_deadline`) is pushed back: long enough
-for the claimer to play the timeout and arm the next deadline; should it die first, the turn
-falls due again after this long and another process claims it."""
+"""Seconds the host pushes a turn deadline back when it claims it (:meth:`Store.claim_deadline`):
+long enough for the claimer to play the timeout and arm the next deadline; should it die first,
+the turn falls due again after this long and another process claims it."""
 
 @dataclass(frozen=True)
 class GameRow:
