@@ -129,8 +129,12 @@ async def fill(path: Path) -> Source:
 
     await store.set_lobby_message(makemake.id, 9001)
     await store.set_thread(makemake.id, 9002)
-    await store.set_message(makemake.id, MessageRow("live", 9002, 9003, "digest", "turn 3"))
-    await store.set_message(giants.id, MessageRow("screen:red", 4444, 9004, "d", "1@4"))
+    await store.set_message(makemake.id, MessageRow("live", 9002, 9003, "digest", "turn", 3))
+    await store.set_message(giants.id, MessageRow("screen:red", 4444, 9004, "d", holder=4))
+    await store.set_message(giants.id, MessageRow("prompt:red", 4444, 9005, "e", turn=1,
+                                                  holder=4))
+    await store.set_message(giants.id, MessageRow("ping", 9002, 9006, "f",
+                                                  mentions=(4, 5), reminder=True))
     await store.set_dm_closed(giants.id, "red", True)
     await store.set_deadline(giganten.id, iso(clock()))
     await store.set_paused(aborted.id, 8, 30, None)

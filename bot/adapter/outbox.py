@@ -35,6 +35,7 @@ import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import aiohttp
@@ -319,7 +320,7 @@ class Outbox:
                 trouble = error
         live_row = stored.get("live")
         want = table.desired(session, self.bot.settings.clock(), names, renderer,
-                             live_row.stage if live_row else "", self.bot.settings.ping_after,
+                             _shown_stage(live_row), self.bot.settings.ping_after,
                              host.notify, self.bot.languages)
         early = self._draw_early(session, want, stored, public and trouble is None)
         private: Exception | None = None
@@ -411,7 +412,7 @@ class Outbox:
         wanted = {p.colour: p.user_id for p in want.privates}
         for slot, row in list(stored.items()):  # seats that changed hands: the previous
             kind, _, colour = slot.partition(":")  # holder's DMs go first
-            if kind in ("screen", "prompt") and (colour not in wanted or _holder(row) not in (
+            if kind in ("screen", "prompt") and (colour not in wanted or row.holder not in (
                     None, wanted[colour])):
                 await self._hand_over(session, slot, row)
                 del stored[slot]
@@ -473,9 +474,12 @@ class Outbox:
             raise
 
     async def _remember(self, session: Session, slot: str, message: discord.Message,
-                        post: Post, stage: str = "") -> None:
-        await self.bot.games.store.set_message(session.id, MessageRow(
-            slot, message.channel.id, message.id, _digest(post), stage))
+                        post: Post) -> None:
+        await self._keep(session, _sent(slot, message, post))
+
+    async def _keep(self, session: Session, row: MessageRow) -> None:
+        """From now on the outbox keeps the message ``row`` names up to date."""
+        await self.bot.games.store.set_message(session.id, row)
 
     def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)
@@ -673,10 +677,10 @@ class Outbox:
                     row: MessageRow | None, names: dict[str, str],
                     renderer: table.Renderer | None) -> None:
         assert want.live is not None
-        if row is not None and row.stage != want.stage and not _went_back(row.stage,
-                                                                          want.stage):
+        shown = _shown_stage(row)
+        if row is not None and shown != want.stage and not _went_back(shown, want.stage):
             start = table.parse_stage(want.stage)
-            final = table.closing(session, row.stage, names, renderer,
+            final = table.closing(session, shown, names, renderer,
                                   start[1] if start else session.seq + 1)
             if final is not None:
                 await self._edit(row, final, None, _picture_changed(row, final))
@@ -689,14 +693,14 @@ class Outbox:
             if row.digest == _digest(want.live):
                 return
             if await self._edit(row, want.live, view, _picture_changed(row, want.live)):
-                await self.bot.games.store.set_message(session.id, MessageRow(
-                    "live", row.channel_id, row.message_id, _digest(want.live), want.stage))
+                await self.bot.games.store.set_message(session.id, _stage_row(MessageRow(
+                    "live", row.channel_id, row.message_id, _digest(want.live)), want.stage))
                 return
         files = await self._files(want.live)
         message = await self._call(home.send(
             content=want.live.content or None, embed=or_missing(embed_of(want.live)), files=files,
             view=view or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()))
-        await self._remember(session, "live", message, want.live, want.stage)
+        await self._keep(session, _stage_row(_sent("live", message, want.live), want.stage))
 
     async def _strip(self, row: MessageRow) -> None:
         message = await self._message(row.channel_id, row.message_id)
@@ -712,22 +716,20 @@ class Outbox:
                 await self._delete(row)
                 await store.drop_message(session.id, "ping")
             return
-        users = ",".join(str(u) for u in sorted(want.mentions))
-        flag = "remind" if session.row.reminded else ""
+        mentions = tuple(sorted(want.mentions))
+        reminder = bool(session.row.reminded)
         if row is not None:
-            had_users, _, had_flag = row.stage.partition("|")
-            had = set(had_users.split(",")) if had_users else set()
-            if set(users.split(",")) <= had and had_flag == flag:
+            if mentions and set(mentions) <= set(row.mentions) and row.reminder == reminder:
                 # fewer to nudge: an edit, which notifies nobody
                 if row.digest != _digest(want) and await self._edit(row, want, None, False):
-                    await store.set_message(session.id, MessageRow(
-                        "ping", row.channel_id, row.message_id, _digest(want), row.stage))
+                    await store.set_message(session.id, replace(row, digest=_digest(want)))
                 return
             await self._delete(row)
         message = await self._call(home.send(
             want.content, allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(u) for u in want.mentions], roles=False, everyone=False)))
-        await self._remember(session, "ping", message, want, f"{users}|{flag}")
+        await self._keep(session, replace(_sent("ping", message, want), mentions=mentions,
+                                          reminder=reminder))
 
     async def _delete(self, row: MessageRow) -> None:
         message = await self._message(row.channel_id, row.message_id)
@@ -756,10 +758,10 @@ class Outbox:
         screen = private.screen
         slot = f"screen:{private.colour}"
         row = stored.get(slot)
-        holder = str(private.user_id)
+        holder = private.user_id
         if screen is not None and row is not None and row.digest == _digest(screen) \
-                and row.stage != holder:  # stored before screens named their holder
-            row = MessageRow(slot, row.channel_id, row.message_id, row.digest, holder)
+                and row.holder != holder:  # stored before screens named their holder
+            row = MessageRow(slot, row.channel_id, row.message_id, row.digest, holder=holder)
             await store.set_message(session.id, row)
         if screen is not None and (row is None or row.digest != _digest(screen)):
             edited = row is not None and await self._edit_dm(row, screen, None,
@@ -767,14 +769,14 @@ class Outbox:
             if edited:
                 assert row is not None
                 await store.set_message(session.id, MessageRow(
-                    slot, row.channel_id, row.message_id, _digest(screen), holder))
+                    slot, row.channel_id, row.message_id, _digest(screen), holder=holder))
             else:
                 files = await self._files(screen)
                 message = await self._dm(session, private, lambda user: user.send(
                     screen.content, files=files))
                 if message is None:
                     return
-                await self._remember(session, slot, message, screen, holder)
+                await self._keep(session, replace(_sent(slot, message, screen), holder=holder))
         owed = private.prompt
         slot = f"prompt:{private.colour}"
         row = stored.get(slot)
@@ -782,7 +784,7 @@ class Outbox:
             if row is not None:
                 await self._retire(session, private.colour, row)
             return
-        if row is not None and _turn(row) == owed.turn:
+        if row is not None and row.turn == owed.turn:
             return
         if row is not None:
             await self._retire(session, private.colour, row)
@@ -791,7 +793,8 @@ class Outbox:
         message = await self._dm(session, private, lambda user: user.send(
             owed.text, view=view or discord.utils.MISSING))
         if message is not None:
-            await self._remember(session, slot, message, post, f"{owed.turn}@{holder}")
+            await self._keep(session, replace(_sent(slot, message, post), turn=owed.turn,
+                                              holder=holder))
 
     async def _turn(self, session: Session, private: Private,
                     stored: dict[str, MessageRow]) -> None:
@@ -801,12 +804,13 @@ class Outbox:
             return
         slot = f"turn:{private.colour}"
         row = stored.get(slot)
-        if row is not None and row.stage == private.turn_key:
+        if row is not None and row.turn == _decision(private):
             return
         turn = private.turn
         message = await self._dm(session, private, lambda user: user.send(turn.content))
         if message is not None:
-            await self._remember(session, slot, message, turn, private.turn_key)
+            await self._keep(session, replace(_sent(slot, message, turn),
+                                              turn=_decision(private)))
 
     async def _edit_dm(self, row: MessageRow, post: Post, view: discord.ui.View | None,
                        new_picture: bool) -> bool:
@@ -819,10 +823,10 @@ class Outbox:
         """A prompt whose decision is made (or gone) loses its components and says so, in
         the language of the user it was sent to."""
         seat = session.seat(colour)
-        holder = _holder(row) or (seat.user_id if seat is not None else None)
+        holder = row.holder or (seat.user_id if seat is not None else None)
         lang = private_language(session, holder, self.bot.languages)
         own = [s for s in session.log if s.actor == colour]
-        turn = _turn(row)
+        turn = row.turn if row.turn is not None else -1
         if session.status == "aborted":
             text = t("bot.hidden.aborted", lang)
         elif 0 <= turn < len(own):
@@ -843,7 +847,7 @@ class Outbox:
         longer hold it, why, and loses its picture and components (the secret stays with
         the seat)."""
         colour = slot.partition(":")[2]
-        holder = _holder(row)
+        holder = row.holder
         if holder is None:  # stored before messages named their holder: the latest one out
             holder = next((c.old_id for c in reversed(session.changes)
                            if c.colour == colour and c.old_id is not None), None)
@@ -884,16 +888,27 @@ def _in_thread(session: Session) -> bool:
     return row.thread_id is not None and row.thread_id != row.channel_id
 
 
-def _holder(row: MessageRow) -> int | None:
-    """Whom a DM screen or prompt was sent to (None: stored before messages said so)."""
-    who = row.stage.rpartition("@")[2] if row.slot.startswith("prompt:") else row.stage
-    return int(who) if who.isdecimal() else None
+def _sent(slot: str, message: discord.Message, post: Post) -> MessageRow:
+    """The row of a message just sent to show ``post`` in ``slot``."""
+    return MessageRow(slot, message.channel.id, message.id, _digest(post))
 
 
-def _turn(row: MessageRow) -> int:
-    """The seat's action count a DM prompt was made for (-1: unknown)."""
-    turn = row.stage.partition("@")[0]
-    return int(turn) if turn.isdecimal() else -1
+def _shown_stage(row: MessageRow | None) -> str:
+    """The stage a live message shows, written as :mod:`bot.table` writes it
+    (``<key>|<start>``; empty: not known)."""
+    return f"{row.stage}|{row.stage_start}" if row is not None and row.stage_start else ""
+
+
+def _stage_row(row: MessageRow, stage: str) -> MessageRow:
+    """The live message's ``row`` showing ``stage`` (``<key>|<start>``, as :mod:`bot.table`
+    writes it)."""
+    known = table.parse_stage(stage)
+    return replace(row, stage=known[0], stage_start=known[1]) if known else row
+
+
+def _decision(private: Private) -> int:
+    """The seat's action count a "your turn" DM is for (its ``turn_key``)."""
+    return int(private.turn_key)
 
 
 def _heard(future: asyncio.Future[Any]) -> None:
