@@ -21,6 +21,8 @@ import pytest
 import simcord
 
 import bot.__main__ as cli
+import bot.cli.check as cli_check
+import bot.cli.common as cli_common
 import bot.host.store._store_files as store_files
 from bot import create_bot
 from bot.adapter.outbox import Outbox
@@ -302,7 +304,7 @@ async def test_a_second_bot_is_told_who_runs_and_what_to_do(db_path: Path) -> No
     await store.start_heartbeat("first", 4242, "box")
     await store.close()
     clock.advance(5)
-    text = cli.already_running(db_path, lock_path(db_path), clock)
+    text = cli_common.already_running(db_path, lock_path(db_path), clock)
     assert str(db_path) in text and f"{db_path}.lock" in text
     assert "pid 4242 on box" in text and "last heartbeat 5 s ago" in text
     assert "kill -TERM 4242" in text and "GAMES_DB" in text
@@ -383,7 +385,7 @@ def test_check_finds_every_problem(environment: pytest.MonkeyPatch,
     for name, value in BAD.items():
         if name != "GAMES_DB":
             environment.setenv(name, value)
-    monkeypatch.setattr(cli, "asset_problems", lambda: ["font data/fonts/x.ttf is missing"])
+    monkeypatch.setattr(cli_check, "asset_problems", lambda: ["font data/fonts/x.ttf is missing"])
     status, lines = check_lines(capsys)
     assert status == 2, "a bad setting is status 2, as for every command"
     found = problems(lines)

@@ -67,7 +67,6 @@ command, a component, a modal or a typed DM raises it and the one handler words 
 MOST_LINES = 500
 """The most lines a module of bot/ may have: past it, a module holds more than one concern."""
 TO_SPLIT = {
-    "bot.__main__",
     "bot.host.store._postgres_store",
     "bot.host.store._sqlite_store",
     "bot.table",

@@ -31,6 +31,7 @@ from bot.host.store import (
     SqliteStore,
     Store,
 )
+from bot.settings import redacted
 from tests.helpers.stores import SqliteBackend
 
 GUILD = 123456789012345678
@@ -291,7 +292,7 @@ async def test_a_target_that_is_not_empty_is_refused(source: Source, pg_url: str
     status, out, err = await migrated(source, pg_url)
     assert status == 1 and out == ""
     games = counts(source.path)["games"]
-    assert err.startswith(f"the database {cli.redacted(pg_url)} is not empty (games {games}, "
+    assert err.startswith(f"the database {redacted(pg_url)} is not empty (games {games}, "
                           "seats "), err
     assert "copies into an empty database only" in err and "nothing was copied" in err
     target = await PostgresStore.open(pg_url, pool_size=2)
