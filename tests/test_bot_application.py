@@ -80,6 +80,8 @@ async def test_a_database_of_an_older_bot_adopts_the_first_application(
     with sqlite3.connect(settings.db_path) as db:  # as the bot of schema 12 left it
         db.execute("DROP TABLE discord_application")
         db.execute("DROP TABLE guild_absences")
+        for column in ("stage_start", "holder", "turn", "mentions", "reminder"):
+            db.execute(f"ALTER TABLE messages DROP COLUMN {column}")  # schema 14's
         db.execute("PRAGMA user_version = 12")
     db.close()
 

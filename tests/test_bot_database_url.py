@@ -236,7 +236,7 @@ async def test_check_reads_a_postgresql_database_without_changing_it(
     await store.close()
     status = await _in_thread(cli.main, ["check"])
     lines = capsys.readouterr().out.splitlines()
-    assert status == 0 and f"ok: database {pg_url}: schema 13, 1 game" in lines
+    assert status == 0 and f"ok: database {pg_url}: schema 14, 1 game" in lines
     assert (f"ok: database {pg_url} belongs to no Discord application yet: the first login "
             "records the token's") in lines
     store = await backend.open()
@@ -250,7 +250,7 @@ async def test_check_reads_a_postgresql_database_without_changing_it(
     status = await _in_thread(cli.main, ["check"])
     lines = capsys.readouterr().out.splitlines()
     assert status == 1 and (f"problem: database {pg_url} has schema 15, newer than this bot "
-                            "(13): run the newer bot, or restore a backup made for this "
+                            "(14): run the newer bot, or restore a backup made for this "
                             "one") in lines
 
 

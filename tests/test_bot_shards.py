@@ -19,6 +19,9 @@ import simcord
 from discord.ext import commands
 
 import bot.__main__ as cli
+import bot.cli.check as cli_check
+import bot.cli.common as cli_common
+import bot.cli.health as cli_health
 from bot import GameBot, ShardedGameBot, create_bot
 from bot.host.clock import ManualClock, iso
 from bot.host.store import (
@@ -275,13 +278,13 @@ async def test_a_process_judges_only_its_own_servers_departed(tmp_path: Path) ->
 
 def test_heartbeats_and_their_shards_in_words() -> None:
     beat = Heartbeat("i", 12, "box", "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
-    assert beat.shards == "" and cli.with_shards(beat) == ""
+    assert beat.shards == "" and cli_common.with_shards(beat) == ""
     sharded = Heartbeat("i", 12, "box", beat.started_at, beat.beat_at, 8, (0, 1, 2, 3, 5))
     assert sharded.shards == "shards 0-3,5 of 8"
     clock = ManualClock(datetime.fromisoformat(beat.beat_at))
-    assert cli.fresh(sharded, clock) == (0, "ok: bot pid 12 on box, shards 0-3,5 of 8, "
+    assert cli_health.fresh(sharded, clock) == (0, "ok: bot pid 12 on box, shards 0-3,5 of 8, "
                                             "heartbeat 0 s ago")
-    assert "pid 12 on box, shards 0-3,5 of 8, started" in cli.describe(sharded, clock)
+    assert "pid 12 on box, shards 0-3,5 of 8, started" in cli_common.describe(sharded, clock)
     assert [shard_list(ids) for ids in ((), (4,), (0, 1), (0, 1, 2), (7, 1, 2, 3, 9, 10))] == [
         "", "4", "0,1", "0-2", "1-3,7,9,10"]
 
@@ -357,7 +360,7 @@ async def test_check_lists_the_running_bots_and_a_shard_count_that_differs(
         await store.start_heartbeat("old", 9, "host-c", shard_count=3, shard_ids=(2,))
         clock.advance(3600)
         settings = Settings(database_url=pg_url, shard_count=2, shard_ids=(1,), clock=clock)
-        findings = await asyncio.to_thread(cli.running_findings, pg_url, settings)
+        findings = await asyncio.to_thread(cli_check.running_findings, pg_url, settings)
     finally:
         await store.close()
     started = iso(clock())

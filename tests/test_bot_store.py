@@ -58,7 +58,7 @@ def in_file(path: Path, sql: str) -> list[tuple]:
 
 
 async def test_schema_is_versioned(store: Store, backend: Backend) -> None:
-    assert SCHEMA_VERSION == 13 and sorted(MIGRATIONS) == list(range(1, 14))
+    assert SCHEMA_VERSION == 14 and sorted(MIGRATIONS) == list(range(1, 15))
     assert sorted(POSTGRES_MIGRATIONS) == sorted(MIGRATIONS), "the same steps in both"
     assert await backend.version() == SCHEMA_VERSION
     again = await backend.open()  # migrating twice is harmless
@@ -104,7 +104,8 @@ async def test_schema_4_has_the_tables_of_the_calm_table(store: Store, backend: 
         <= await backend.columns("games")
     assert "acted_at" in await backend.columns("seats")
     assert await backend.columns("messages") == {"game_id", "slot", "channel_id", "message_id",
-                                            "digest", "stage"}
+                                            "digest", "stage", "stage_start", "holder",
+                                            "turn", "mentions", "reminder"}
     assert await backend.columns("guild_settings") == {"guild_id", "threads"}
     assert "dm_closed" in await backend.columns("hidden_seats")
 
@@ -370,6 +371,67 @@ async def test_a_schema_4_seed_is_kept_as_text(backend: Backend) -> None:
         await store.close()
 
 
+async def test_a_schema_13_message_keeps_what_its_stage_said_in_named_fields(
+        backend: Backend) -> None:
+    """Migration 14 reads each kind of message's old encoding of ``stage`` into its own
+    fields; what cannot be read stays unknown."""
+    await backend.at_schema(13)
+    stored = {"live": "turn:bid|7", "ping": "4,5|remind", "screen:red": "4",
+              "prompt:red": "3@4", "prompt:blue": "2", "turn:red": "6", "lobby": "",
+              "screen:blue": "", "prompt:green": "x@y"}
+    await backend.execute(
+        "INSERT INTO games (id, channel_id, game, seed, status, creator_id, language, ai_level,"
+        " created_at, updated_at) VALUES (1, 5, 'giants', 1, 'running', 1, 'en', 'random',"
+        " 'then', 'then')",
+        "INSERT INTO games (id, channel_id, game, seed, status, creator_id, language, ai_level,"
+        " created_at, updated_at) VALUES (2, 6, 'giants', 1, 'running', 1, 'en', 'random',"
+        " 'then', 'then')",
+        "INSERT INTO messages (game_id, slot, channel_id, message_id, digest, stage)"
+        " VALUES (2, 'live', 60, 61, 'd', 'over')",
+        "INSERT INTO messages (game_id, slot, channel_id, message_id, digest, stage)"
+        " VALUES (2, 'ping', 60, 62, 'd', '7|')",
+        *(f"INSERT INTO messages (game_id, slot, channel_id, message_id, digest, stage)"
+          f" VALUES (1, '{slot}', 50, {n}, 'd{n}', '{stage}')"
+          for n, (slot, stage) in enumerate(stored.items(), start=100)))
+    store = await backend.open()
+    try:
+        assert await store.messages(1) == {
+            "live": MessageRow("live", 50, 100, "d100", "turn:bid", 7),
+            "ping": MessageRow("ping", 50, 101, "d101", mentions=(4, 5), reminder=True),
+            "screen:red": MessageRow("screen:red", 50, 102, "d102", holder=4),
+            "prompt:red": MessageRow("prompt:red", 50, 103, "d103", turn=3, holder=4),
+            "prompt:blue": MessageRow("prompt:blue", 50, 104, "d104", turn=2),
+            "turn:red": MessageRow("turn:red", 50, 105, "d105", turn=6),
+            "lobby": MessageRow("lobby", 50, 106, "d106"),
+            "screen:blue": MessageRow("screen:blue", 50, 107, "d107"),
+            "prompt:green": MessageRow("prompt:green", 50, 108, "d108")}
+        assert await store.messages(2) == {"live": MessageRow("live", 60, 61, "d"),
+                                           "ping": MessageRow("ping", 60, 62, "d",
+                                                              mentions=(7,))}
+        assert await backend.version() == SCHEMA_VERSION
+    finally:
+        await store.close()
+
+
+async def test_forgetting_a_user_clears_them_from_every_message_field(store: Store) -> None:
+    """A forgotten user is neither a DM's holder nor among a ping's mentions any more; the
+    others' stay."""
+    game = await store.create_game(channel_id=5, guild_id=1, game="giants", options="", seed=1,
+                                   creator_id=9, language="en", ai_level="random")
+    rows = [MessageRow("ping", 5, 100, "d", mentions=(4, 44, 5), reminder=True),
+            MessageRow("screen:red", 5, 101, "d", holder=4),
+            MessageRow("prompt:blue", 5, 102, "d", turn=3, holder=44),
+            MessageRow("live", 5, 103, "d", "turn:bid", 7)]
+    for row in rows:
+        await store.set_message(game.id, row)
+    await store.forget_user(4)
+    assert await store.messages(game.id) == {
+        "ping": MessageRow("ping", 5, 100, "d", mentions=(44, 5), reminder=True),
+        "screen:red": MessageRow("screen:red", 5, 101, "d"),
+        "prompt:blue": MessageRow("prompt:blue", 5, 102, "d", turn=3, holder=44),
+        "live": MessageRow("live", 5, 103, "d", "turn:bid", 7)}
+
+
 async def test_a_128_bit_seed_is_stored_exactly_and_draws_the_same_after_a_reload(
         store: Store, backend: Backend) -> None:
     seed = 2**128 - 12345
@@ -538,13 +600,13 @@ async def test_message_slots_are_set_replaced_and_dropped(store: Store) -> None:
     game = await store.create_game(channel_id=CHANNEL, **FIELDS)
     other = await store.create_game(channel_id=CHANNEL + 1, **FIELDS)
     assert await store.messages(game.id) == {}
-    live = MessageRow("live", 200, 300, "abc:key", "1|1")
+    live = MessageRow("live", 200, 300, "abc:key", "1", 1)
     await store.set_message(game.id, live)
     await store.set_message(game.id, MessageRow("screen:red", 400, 500))
     await store.set_message(other.id, MessageRow("live", 201, 301))
     assert await store.messages(game.id) == {"live": live, "screen:red": MessageRow(
         "screen:red", 400, 500, "", "")}
-    newer = MessageRow("live", 200, 310, "def:key", "2|4")
+    newer = MessageRow("live", 200, 310, "def:key", "2", 4)
     await store.set_message(game.id, newer)  # a new stage: the slot now names the new message
     assert (await store.messages(game.id))["live"] == newer
     await store.drop_message(game.id, "live")

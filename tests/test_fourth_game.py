@@ -10,10 +10,13 @@ import re
 from collections.abc import Iterator
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import pytest
+from discord import app_commands
 
 from bot.app import GameBot
+from bot.exts.info import leaderboard_command, rules_command
 from bot.exts.lobby import SLASH_MOST, lobby_flags, new_command
 from bot.games import game_ui, playable
 from bot.table.pool import BOARDS
@@ -65,6 +68,16 @@ def test_its_lobby_option_is_a_parameter_of_game_new_while_it_is_registered() ->
         choices = [c for p in new_command().parameters if p.name == "game" for c in p.choices]
         assert [c.value for c in choices][-1] == "nim" and choices[-1].name == "Sealed Nim"
     assert stones() == []
+
+
+def test_it_is_a_choice_of_game_rules_and_leaderboard_while_it_is_registered() -> None:
+    def offered(command: app_commands.Command[Any, ..., None]) -> list[str]:
+        return [c.value for p in command.parameters if p.name == "game" for c in p.choices]
+    assert "nim" not in offered(rules_command()) + offered(leaderboard_command())
+    with registered(ENTRY):
+        assert offered(rules_command())[-1] == offered(leaderboard_command())[-1] == "nim"
+        assert sorted(offered(rules_command())[:-1]) == sorted(GAME_NAMES)
+    assert "nim" not in offered(rules_command()) + offered(leaderboard_command())
 
 
 def test_registered_it_is_found_by_every_layer_and_gone_afterwards() -> None:

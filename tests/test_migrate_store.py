@@ -31,6 +31,7 @@ from bot.host.store import (
     SqliteStore,
     Store,
 )
+from bot.settings import redacted
 from tests.helpers.stores import SqliteBackend
 
 GUILD = 123456789012345678
@@ -129,8 +130,12 @@ async def fill(path: Path) -> Source:
 
     await store.set_lobby_message(makemake.id, 9001)
     await store.set_thread(makemake.id, 9002)
-    await store.set_message(makemake.id, MessageRow("live", 9002, 9003, "digest", "turn 3"))
-    await store.set_message(giants.id, MessageRow("screen:red", 4444, 9004, "d", "1@4"))
+    await store.set_message(makemake.id, MessageRow("live", 9002, 9003, "digest", "turn", 3))
+    await store.set_message(giants.id, MessageRow("screen:red", 4444, 9004, "d", holder=4))
+    await store.set_message(giants.id, MessageRow("prompt:red", 4444, 9005, "e", turn=1,
+                                                  holder=4))
+    await store.set_message(giants.id, MessageRow("ping", 9002, 9006, "f",
+                                                  mentions=(4, 5), reminder=True))
     await store.set_dm_closed(giants.id, "red", True)
     await store.set_deadline(giganten.id, iso(clock()))
     await store.set_paused(aborted.id, 8, 30, None)
@@ -287,7 +292,7 @@ async def test_a_target_that_is_not_empty_is_refused(source: Source, pg_url: str
     status, out, err = await migrated(source, pg_url)
     assert status == 1 and out == ""
     games = counts(source.path)["games"]
-    assert err.startswith(f"the database {cli.redacted(pg_url)} is not empty (games {games}, "
+    assert err.startswith(f"the database {redacted(pg_url)} is not empty (games {games}, "
                           "seats "), err
     assert "copies into an empty database only" in err and "nothing was copied" in err
     target = await PostgresStore.open(pg_url, pool_size=2)

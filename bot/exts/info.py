@@ -43,7 +43,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _game_choices() -> list[app_commands.Choice[str]]:
+def game_choices() -> list[app_commands.Choice[str]]:
+    """The games to choose from, as the registry has them now (a game registered since the
+    bot was built is offered by the next one)."""
     return [app_commands.Choice(name=game_name(g, "en"), value=g) for g in playable()]
 
 
@@ -80,12 +82,24 @@ async def help_command(interaction: discord.Interaction) -> None:
                                         commands_of(bot, lang)))
 
 
-@app_commands.command(name=ls("bot.cmd.rules.name"), description=ls("bot.cmd.rules.description"))
-@app_commands.describe(game=ls("bot.cmd.rules.game"))
-@app_commands.choices(game=_game_choices())
-async def rules(interaction: discord.Interaction, game: str | None = None) -> None:
-    """A one-screen summary of a game's rules: the channel's game's (in its language, with
-    its options) unless another game is named."""
+def rules_command() -> app_commands.Command[Any, ..., None]:
+    """``/game rules``, its game choices from the registry: built when the extension loads,
+    as ``/game new`` is, so a game registered before the bot starts is offered."""
+
+    @app_commands.command(name=ls("bot.cmd.rules.name"),
+                          description=ls("bot.cmd.rules.description"))
+    @app_commands.describe(game=ls("bot.cmd.rules.game"))
+    @app_commands.choices(game=game_choices())
+    async def rules(interaction: discord.Interaction, game: str | None = None) -> None:
+        """A one-screen summary of a game's rules: the channel's game's (in its language,
+        with its options) unless another game is named."""
+        await show_rules(interaction, game)
+
+    return rules
+
+
+async def show_rules(interaction: discord.Interaction, game: str | None) -> None:
+    """``/game rules``: the named game's summary, else the channel's game's."""
     lang = user_lang(interaction)
     session = bot_of(interaction).games.in_channel(interaction.channel_id or 0)
     here = session.row.game if session is not None else None
@@ -129,12 +143,22 @@ async def stats(interaction: discord.Interaction, user: discord.User | None = No
                                          user_lang(interaction)))
 
 
-@app_commands.command(name=ls("bot.cmd.leaderboard.name"),
-                      description=ls("bot.cmd.leaderboard.description"))
-@app_commands.describe(game=ls("bot.cmd.leaderboard.game"))
-@app_commands.choices(game=_game_choices())
-async def leaderboard(interaction: discord.Interaction, game: str) -> None:
-    """The best-rated players of a game in this server (humans and AI levels)."""
+def leaderboard_command() -> app_commands.Command[Any, ..., None]:
+    """``/game leaderboard``, its game choices from the registry (see :func:`rules_command`)."""
+
+    @app_commands.command(name=ls("bot.cmd.leaderboard.name"),
+                          description=ls("bot.cmd.leaderboard.description"))
+    @app_commands.describe(game=ls("bot.cmd.leaderboard.game"))
+    @app_commands.choices(game=game_choices())
+    async def leaderboard(interaction: discord.Interaction, game: str) -> None:
+        """The best-rated players of a game in this server (humans and AI levels)."""
+        await show_leaderboard(interaction, game)
+
+    return leaderboard
+
+
+async def show_leaderboard(interaction: discord.Interaction, game: str) -> None:
+    """``/game leaderboard``: the best-rated players of ``game`` in this server."""
     store = bot_of(interaction).games.store
     board = await store.leaderboard(interaction.guild_id or 0, game, Z, TOP)
     await _show(interaction, leaderboard_embed(game, board, user_lang(interaction)))
@@ -143,5 +167,6 @@ async def leaderboard(interaction: discord.Interaction, game: str) -> None:
 async def setup(bot: GameBot) -> None:
     """The commands above join the shared ``/game`` group."""
     command: app_commands.Command[Any, ..., None]
-    for command in (help_command, rules, list_command, stats, leaderboard):
+    for command in (help_command, rules_command(), list_command, stats,
+                    leaderboard_command()):
         _group.game.add_command(command, override=True)

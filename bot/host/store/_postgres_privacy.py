@@ -52,12 +52,13 @@ class PostgresPrivacy(PostgresBase):
                              FORMER_ID, user_id)
             await db.execute("UPDATE games SET paused_by = $1 WHERE paused_by = $2",
                              FORMER_ID, user_id)
-            staged = await db.fetch("SELECT game_id, slot, stage FROM messages"
-                                    " WHERE stage LIKE $1", f"%{player}%")
-            await db.executemany("UPDATE messages SET stage = $1 WHERE game_id = $2"
+            await db.execute("UPDATE messages SET holder = NULL WHERE holder = $1", user_id)
+            pinged = await db.fetch("SELECT game_id, slot, mentions FROM messages"
+                                    " WHERE ',' || mentions || ',' LIKE $1", f"%,{player},%")
+            await db.executemany("UPDATE messages SET mentions = $1 WHERE game_id = $2"
                                  " AND slot = $3",
-                                 [(without(r["stage"], player), r["game_id"], r["slot"])
-                                  for r in staged])
+                                 [(without(r["mentions"], player), r["game_id"], r["slot"])
+                                  for r in pinged])
             await self._notify(db, EVERY_GAME)
         return Forgotten(settings, ratings, results)
 

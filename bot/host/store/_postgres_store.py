@@ -43,6 +43,8 @@ from bot.host.store._rows import (
     SchemaTooNew,
     StoreClosed,
     heartbeat,
+    message_row,
+    message_values,
 )
 
 log = logging.getLogger(__name__)
@@ -241,19 +243,25 @@ class PostgresStore(PostgresGames, PostgresPlay, PostgresRatings, PostgresServer
         await self._change("UPDATE games SET thread_id = $2 WHERE id = $1", game_id, thread_id)
 
     async def messages(self, game_id: int) -> dict[str, MessageRow]:
-        rows = await self._rows("SELECT slot, channel_id, message_id, digest, stage"
+        rows = await self._rows("SELECT slot, channel_id, message_id, digest, stage,"
+                                " stage_start, holder, turn, mentions, reminder"
                                 " FROM messages WHERE game_id = $1", game_id)
-        return {r["slot"]: MessageRow(*r) for r in rows}
+        return {r["slot"]: message_row(r) for r in rows}
 
     async def set_message(self, game_id: int, row: MessageRow) -> None:
         """No notification: which message shows a slot is the bookkeeping of the process that
         shows the table, nobody else's."""
         await self._execute(
-            "INSERT INTO messages (game_id, slot, channel_id, message_id, digest, stage)"
-            " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, slot) DO UPDATE SET"
+            "INSERT INTO messages (game_id, slot, channel_id, message_id, digest, stage,"
+            " stage_start, holder, turn, mentions, reminder)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+            " ON CONFLICT (game_id, slot) DO UPDATE SET"
             " channel_id = excluded.channel_id, message_id = excluded.message_id,"
-            " digest = excluded.digest, stage = excluded.stage",
-            game_id, row.slot, row.channel_id, row.message_id, row.digest, row.stage)
+            " digest = excluded.digest, stage = excluded.stage,"
+            " stage_start = excluded.stage_start, holder = excluded.holder,"
+            " turn = excluded.turn, mentions = excluded.mentions,"
+            " reminder = excluded.reminder",
+            game_id, *message_values(row))
 
     async def slot_of(self, message_id: int) -> tuple[int, str] | None:
         row = await self._row("SELECT game_id, slot FROM messages WHERE message_id = $1",

@@ -214,9 +214,39 @@ CREATE TABLE guild_absences (
 );
 """
 
+_MESSAGE_FIELDS = """
+ALTER TABLE messages ADD COLUMN stage_start INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN holder BIGINT;
+ALTER TABLE messages ADD COLUMN turn INTEGER;
+ALTER TABLE messages ADD COLUMN mentions TEXT NOT NULL DEFAULT '';
+ALTER TABLE messages ADD COLUMN reminder INTEGER NOT NULL DEFAULT 0;
+UPDATE messages
+    SET stage_start = CAST(substr(stage, length(rtrim(stage, '0123456789')) + 1) AS INTEGER),
+        stage = substr(stage, 1, length(rtrim(stage, '0123456789')) - 1)
+    WHERE slot = 'live' AND rtrim(stage, '0123456789') LIKE '%|'
+        AND rtrim(stage, '0123456789') <> stage;
+UPDATE messages
+    SET mentions = split_part(stage, '|', 1),
+        reminder = CASE WHEN split_part(stage, '|', 2) = 'remind' THEN 1 ELSE 0 END
+    WHERE slot = 'ping' AND position('|' in stage) > 0
+        AND split_part(stage, '|', 1) !~ '[^0-9,]';
+UPDATE messages SET holder = CAST(stage AS BIGINT)
+    WHERE slot LIKE 'screen:%' AND stage ~ '^[0-9]+$';
+UPDATE messages
+    SET turn = CASE WHEN split_part(stage, '@', 1) ~ '^[0-9]+$'
+                    THEN CAST(split_part(stage, '@', 1) AS INTEGER) END,
+        holder = CASE WHEN position('@' in stage) > 0 AND split_part(stage, '@', 2) ~ '^[0-9]+$'
+                      THEN CAST(split_part(stage, '@', 2) AS BIGINT) END
+    WHERE slot LIKE 'prompt:%';
+UPDATE messages SET turn = CAST(stage AS INTEGER)
+    WHERE slot LIKE 'turn:%' AND stage ~ '^[0-9]+$';
+UPDATE messages SET stage = ''
+    WHERE slot <> 'live' OR stage_start = 0;
+"""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
                               9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES,
-                              12: _SHARDS, 13: _APPLICATION}
+                              12: _SHARDS, 13: _APPLICATION, 14: _MESSAGE_FIELDS}
 """``version -> SQL`` that brings a PostgreSQL database from ``version - 1`` to ``version``
 (the meaning of each step is documented with SQLite's)."""

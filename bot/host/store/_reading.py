@@ -8,7 +8,6 @@ import gc
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from bot.host.store._rows import (
@@ -144,19 +143,6 @@ def stored_mark(row: Any) -> GameMark:
                    (tuple(seat) for seat in json.loads(seats or "[]")), closed or ())
 
 
-def without(stage: str, player: str) -> str:
-    """A message's stage with this user id taken out: a DM's holder (``12``, ``3@12``) or one
-    of the users a ping nudged (``12,34|remind``)."""
-    users, bar, flag = stage.partition("|")
-    if bar:
-        kept = [u for u in users.split(",") if u and u != player]
-        return ",".join(kept) + bar + flag
-    turn, at, holder = stage.rpartition("@")
-    if at:
-        return turn + at + ("" if holder == player else holder)
-    return "" if stage == player else stage
-
-
-def is_due(deadline_at: str, now: datetime) -> bool:
-    """Whether a stored deadline has come at ``now``."""
-    return datetime.fromisoformat(deadline_at) <= now
+def without(mentions: str, player: str) -> str:
+    """The users a ping mentioned (``12,34`` as stored) with this user id taken out."""
+    return ",".join(u for u in mentions.split(",") if u and u != player)

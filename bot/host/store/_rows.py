@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 """The schema both backends migrate to (their numbered migrations end here)."""
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
@@ -251,13 +251,49 @@ def mark_of(row: GameRow, seq: int, takebacks: int, changes: int, seats: Iterabl
 
 @dataclass(frozen=True)
 class MessageRow:
-    """A Discord message the outbox keeps up to date for one game (see :class:`Store`)."""
+    """A Discord message the outbox keeps up to date for one game (see :class:`Store`): where
+    it is and the digest of what it last showed, and, each in a field of its own, what the
+    outbox decides the message's next change from (the fields another kind of message has no
+    use for keep their defaults). The slot names the kind: ``live``, ``ping``, ``lobby``,
+    ``screen:<colour>``, ``prompt:<colour>``, ``turn:<colour>``, ``dm_note``, ``moved``,
+    ``final``."""
 
     slot: str
     channel_id: int
     message_id: int
     digest: str = ""
     stage: str = ""
+    """The live message: the key of the stage it shows (``GameUI.stage``); a stage that
+    changes closes it and opens a new one."""
+    stage_start: int = 0
+    """The live message: the first action played in its stage (0: not known)."""
+    holder: int | None = None
+    """A DM screen or prompt: the user it was sent to (None: stored before messages said
+    so); a seat that changes hands retires its previous holder's."""
+    turn: int | None = None
+    """A DM prompt or a "your turn" DM: the seat's count of actions played when it was sent,
+    which names the decision it is for (None: not known)."""
+    mentions: tuple[int, ...] = ()
+    """The ping: the users it mentioned (fewer is an edit, anyone new a new ping)."""
+    reminder: bool = False
+    """The ping: whether it was sent as the reminder that the turn time is nearly up."""
+
+
+def message_values(row: MessageRow) -> tuple[Any, ...]:
+    """What the store writes for ``row``: the ``messages`` columns in its fields' order
+    (``mentions`` kept as comma-separated user ids, ``reminder`` as 0 or 1)."""
+    return (row.slot, row.channel_id, row.message_id, row.digest, row.stage, row.stage_start,
+            row.holder, row.turn, ",".join(str(user) for user in row.mentions),
+            int(row.reminder))
+
+
+def message_row(read: Iterable[Any]) -> MessageRow:
+    """A :class:`MessageRow` from its ``messages`` columns as a query read them, in its
+    fields' order."""
+    slot, channel_id, message_id, digest, stage, start, holder, turn, mentions, reminder = read
+    return MessageRow(slot, channel_id, message_id, digest, stage, start, holder, turn,
+                      tuple(int(user) for user in mentions.split(",") if user),
+                      bool(reminder))
 
 
 @dataclass(frozen=True)

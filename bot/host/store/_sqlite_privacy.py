@@ -49,11 +49,13 @@ class SqlitePrivacy(SqliteThreads):
                        (FORMER_ID, user_id))
             db.execute("UPDATE games SET paused_by = ? WHERE paused_by = ?",
                        (FORMER_ID, user_id))
-            staged = db.execute("SELECT game_id, slot, stage FROM messages"
-                                " WHERE stage LIKE ?", (f"%{player}%",)).fetchall()
-            for row in staged:
-                db.execute("UPDATE messages SET stage = ? WHERE game_id = ? AND slot = ?",
-                           (without(row["stage"], player), row["game_id"], row["slot"]))
+            db.execute("UPDATE messages SET holder = NULL WHERE holder = ?", (user_id,))
+            pinged = db.execute("SELECT game_id, slot, mentions FROM messages"
+                                " WHERE ',' || mentions || ',' LIKE ?",
+                                (f"%,{player},%",)).fetchall()
+            for row in pinged:
+                db.execute("UPDATE messages SET mentions = ? WHERE game_id = ? AND slot = ?",
+                           (without(row["mentions"], player), row["game_id"], row["slot"]))
             return Forgotten(settings, ratings, results)
 
         return await self._write(write)

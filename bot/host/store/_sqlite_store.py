@@ -22,6 +22,8 @@ from bot.host.store._rows import (
     SCHEMA_VERSION,
     MessageRow,
     SchemaTooNew,
+    message_row,
+    message_values,
 )
 from bot.host.store._sqlite_games import SqliteGames
 from bot.host.store._sqlite_play import SqlitePlay
@@ -167,16 +169,16 @@ class SqliteStore(SqliteGames, SqlitePlay, SqliteRatings, SqliteServers, SqliteP
         await self._execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
     async def messages(self, game_id: int) -> dict[str, MessageRow]:
-        rows = await self._rows("SELECT slot, channel_id, message_id, digest, stage"
+        rows = await self._rows("SELECT slot, channel_id, message_id, digest, stage,"
+                                " stage_start, holder, turn, mentions, reminder"
                                 " FROM messages WHERE game_id = ?", (game_id,))
-        return {r["slot"]: MessageRow(r["slot"], r["channel_id"], r["message_id"], r["digest"],
-                                      r["stage"]) for r in rows}
+        return {r["slot"]: message_row(r) for r in rows}
 
     async def set_message(self, game_id: int, row: MessageRow) -> None:
         await self._execute("INSERT OR REPLACE INTO messages (game_id, slot, channel_id,"
-                            " message_id, digest, stage) VALUES (?, ?, ?, ?, ?, ?)",
-                            (game_id, row.slot, row.channel_id, row.message_id, row.digest,
-                             row.stage))
+                            " message_id, digest, stage, stage_start, holder, turn, mentions,"
+                            " reminder) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (game_id, *message_values(row)))
 
     async def slot_of(self, message_id: int) -> tuple[int, str] | None:
         row = await self._row("SELECT game_id, slot FROM messages WHERE message_id = ?",

@@ -237,8 +237,49 @@ server), and the servers with games that were missing from Discord's list of the
 servers at a start: on how many starts, the first and the latest (a server is judged removed
 only after several starts over days, never on one)."""
 
+_MESSAGE_FIELDS = """
+ALTER TABLE messages ADD COLUMN stage_start INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN holder INTEGER;
+ALTER TABLE messages ADD COLUMN turn INTEGER;
+ALTER TABLE messages ADD COLUMN mentions TEXT NOT NULL DEFAULT '';
+ALTER TABLE messages ADD COLUMN reminder INTEGER NOT NULL DEFAULT 0;
+UPDATE messages
+    SET stage_start = CAST(substr(stage, length(rtrim(stage, '0123456789')) + 1) AS INTEGER),
+        stage = substr(stage, 1, length(rtrim(stage, '0123456789')) - 1)
+    WHERE slot = 'live' AND rtrim(stage, '0123456789') LIKE '%|'
+        AND rtrim(stage, '0123456789') <> stage;
+UPDATE messages
+    SET mentions = substr(stage, 1, instr(stage, '|') - 1),
+        reminder = substr(stage, instr(stage, '|') + 1) = 'remind'
+    WHERE slot = 'ping' AND instr(stage, '|') > 0
+        AND substr(stage, 1, instr(stage, '|') - 1) NOT GLOB '*[^0-9,]*';
+UPDATE messages SET holder = CAST(stage AS INTEGER)
+    WHERE slot LIKE 'screen:%' AND stage <> '' AND stage NOT GLOB '*[^0-9]*';
+UPDATE messages
+    SET turn = CASE WHEN instr(stage, '@') > 0 THEN substr(stage, 1, instr(stage, '@') - 1)
+                    ELSE stage END,
+        holder = CASE WHEN instr(stage, '@') > 0 THEN substr(stage, instr(stage, '@') + 1) END
+    WHERE slot LIKE 'prompt:%';
+UPDATE messages SET turn = CASE WHEN turn <> '' AND turn NOT GLOB '*[^0-9]*'
+                                THEN CAST(turn AS INTEGER) END,
+                    holder = CASE WHEN holder <> '' AND holder NOT GLOB '*[^0-9]*'
+                                  THEN CAST(holder AS INTEGER) END
+    WHERE slot LIKE 'prompt:%';
+UPDATE messages SET turn = CAST(stage AS INTEGER)
+    WHERE slot LIKE 'turn:%' AND stage <> '' AND stage NOT GLOB '*[^0-9]*';
+UPDATE messages SET stage = ''
+    WHERE slot <> 'live' OR stage_start = 0;
+"""
+"""Each message remembers what the outbox decides from in a column of its own, where one text
+column (``stage``) held a different encoding per kind: the live message keeps its stage's key
+in ``stage`` and its first action in ``stage_start`` (it was ``<key>|<start>``); the ping the
+users it mentioned and whether it was the reminder (``<ids>|remind``); a DM screen or prompt
+the user it was sent to (``holder``); a prompt or "your turn" DM the seat's action count it was
+made for (``turn``; a prompt's was ``<turn>@<holder>``). The rows stored the old way are
+converted; what cannot be read stays unknown (NULL, 0), as the outbox read it before."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
                               9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES,
-                              12: _SHARDS, 13: _APPLICATION}
+                              12: _SHARDS, 13: _APPLICATION, 14: _MESSAGE_FIELDS}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""

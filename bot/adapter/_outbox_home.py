@@ -1,0 +1,159 @@
+"""The outbox's home of a game: its lobby card, kept up to date and posted again when a lobby's
+is deleted, and where its table lives (a thread under the card, or the channel), moved with a
+note when the thread is found deleted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import discord
+
+from bot import table
+from bot.adapter._outbox_base import OutboxBase, digest_of, in_thread, log
+from bot.adapter.items import embed_of, lobby_view, or_missing
+from bot.host.sessions import Session
+from bot.host.store import MessageRow
+from bot.table import Desired, Post
+from bot.table.words import game_name
+from render.i18n import t
+
+
+class Homes(OutboxBase):
+    """The lobby card and the table's home, for :class:`bot.adapter.outbox.Outbox`."""
+
+    async def _lobby(self, session: Session, want: Desired, row: MessageRow | None) -> None:
+        message_id = session.row.lobby_message_id
+        if message_id is None:
+            return
+        if row is None or row.message_id != message_id:  # not stored, or a new card
+            row = MessageRow("lobby", session.row.channel_id, message_id)
+        if session.id not in self._cardless:
+            if row.digest == digest_of(want.lobby):
+                return
+            view = lobby_view(session.id, want.lobby.components)
+            if await self._edit(row, want.lobby, view, False):
+                await self.bot.games.store.set_message(session.id, MessageRow(
+                    "lobby", row.channel_id, row.message_id, digest_of(want.lobby)))
+                return
+        await self._lost_card(session, want.lobby)
+
+    async def _lost_card(self, session: Session, card: Post) -> None:
+        """The lobby card is gone (deleted by hand): forgotten, never edited again. A game
+        still in its lobby gets a new card at once, since players join, add AI seats and
+        start with its buttons. A game that has started goes on without one: its card has
+        no buttons any more (the table carries every decision's), what the card says the
+        table and ``/game status`` say too, and posting again what a moderator removed would
+        undo their tidying; a thread that must move then moves into the channel. (A new
+        card that cannot be posted leaves the old one remembered: the next pass finds it gone
+        again and tries again.)"""
+        host = self.bot.games
+        log.info("game %s: its lobby card is gone%s", session.id,
+                 "; posting it again" if session.status == "lobby" else "")
+        if session.status == "lobby":
+            await self._post_card(session, card)
+        else:
+            await host.set_lobby_message(session.id, None)
+            await host.store.drop_message(session.id, "lobby")
+        self._cardless.discard(session.id)
+
+    async def _post_card(self, session: Session, card: Post) -> int:
+        """A new lobby card in the game's channel, kept up to date from now on; its id."""
+        channel = await self._place(session.row.channel_id)
+        message = await self._call(channel.send(
+            embed=or_missing(embed_of(card, image=False)),
+            view=or_missing(lobby_view(session.id, card.components)),
+            allowed_mentions=discord.AllowedMentions.none()))
+        await self.bot.games.set_lobby_message(session.id, message.id)
+        await self._remember(session, "lobby", message, card)
+        return message.id
+
+    async def _home(self, session: Session,
+                    stored: dict[str, MessageRow]) -> discord.abc.Messageable:
+        """Where the table lives: decided when the game has started, and again when its
+        thread is found deleted (Discord's event, or a 404 Unknown Channel), which costs the
+        old home's remembered messages and owes a note in the new one (:meth:`_moved`).
+        Raises what Discord answered when the home is hidden from the bot (403) or the
+        channel itself is gone (404)."""
+        row = session.row
+        if row.thread_id is not None and row.id not in self._homeless:
+            try:
+                return await self._place(row.home_id)
+            except discord.NotFound:
+                if not in_thread(session):
+                    raise
+                log.info("game %s: its thread %s is gone; the table moves", row.id,
+                         row.home_id)
+        if row.thread_id is not None:
+            await self._forget_home(session, stored)
+        thread = await self._open_thread(session)
+        await self.bot.games.set_home(session.id, thread.id if thread else row.channel_id)
+        self._homeless.discard(row.id)
+        return thread or await self._place(row.channel_id)
+
+    async def _forget_home(self, session: Session, stored: dict[str, MessageRow]) -> None:
+        """The game's thread is gone: the messages remembered there are forgotten (a new
+        thread may even get the old one's id), and a note is owed in the new home: the slot
+        ``moved`` without a message until it is shown."""
+        store = self.bot.games.store
+        old = session.row.home_id
+        for slot, row in list(stored.items()):
+            if row.channel_id == old and not (slot == "moved" and not row.message_id):
+                await store.drop_message(session.id, slot)
+                del stored[slot]
+        if "moved" not in stored:
+            stored["moved"] = MessageRow("moved", old, 0)
+            await store.set_message(session.id, stored["moved"])
+
+    async def _moved(self, session: Session, home: discord.abc.Messageable,
+                     stored: dict[str, MessageRow]) -> None:
+        """The note owed in a new home: the table moved because its thread was deleted."""
+        row = stored.get("moved")
+        if row is None or row.message_id:
+            return
+        note = Post(content=t("bot.home.moved", session.row.language))
+        message = await self._call(home.send(note.content,
+                                             allowed_mentions=discord.AllowedMentions.none()))
+        await self._remember(session, "moved", message, note)
+        stored["moved"] = MessageRow("moved", message.channel.id, message.id, digest_of(note))
+
+    async def _open_thread(self, session: Session) -> discord.Thread | None:
+        """A thread under the lobby card, where the server allows threads and the bot may
+        open one; under a new card when Discord refuses a thread under the old one (400:
+        the card had a thread already). None: the table lives in the channel (also when
+        the card is gone, which is then forgotten)."""
+        row = session.row
+        if row.lobby_message_id is None or not await self.bot.games.store.threads_allowed(
+                row.guild_id):
+            return None
+        channel = self.bot.get_channel(row.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        me = channel.guild.me
+        if me is None or not channel.permissions_for(me).create_public_threads \
+                or not channel.permissions_for(me).send_messages_in_threads:
+            return None
+        lang = row.language
+        name = t("bot.table.thread", lang, game=game_name(row.game, lang), id=row.id)[:100]
+        try:
+            thread = await self._call(channel.get_partial_message(row.lobby_message_id)
+                                      .create_thread(name=name))
+        except discord.NotFound:
+            log.info("game %s: its lobby card is gone; the table lives in the channel", row.id)
+            await self._lost_card(session, table.lobby_post(session))
+            return None
+        except discord.Forbidden as error:
+            log.info("game %s: no thread (%s); the table stays in the channel", row.id, error)
+            return None
+        except discord.HTTPException as error:  # 429 and 5xx are Retry already
+            log.info("game %s: no thread under its card (%s); a new card", row.id, error)
+            old = row.lobby_message_id
+            card = await self._post_card(session, table.lobby_post(session))
+            with contextlib.suppress(discord.HTTPException):
+                await self._call(channel.get_partial_message(old).delete())
+            thread = await self._call(channel.get_partial_message(card).create_thread(
+                name=name))
+        return thread
+
+
+__all__ = ["Homes"]
