@@ -272,7 +272,12 @@ def test_giants_facts_show_the_dice_the_offer_and_the_rongo_supply() -> None:
     lines = giants_facts.facts(view, "en", NAMES)
     assert any("0 1 2 3 3" in line and "1 1 2 2" in line for line in lines), lines
     assert any(f"rongo halves {view['supply']['rongo']}" in line for line in lines), lines
-    assert lines[0] == f"Round 1 of {view['options']['round_limit']}"
+    assert not any(line.startswith(("Round", "Last round")) for line in lines), \
+        "the default round limit is a safety net, not the game's length"
+    assert lines[0].endswith("in round 1 a 0 counts as 1 and a 3 as 2)"), "the dice explained"
+    limited, _ = replay(BIDDING.replace("seed=1", "seed=1 round_limit=3"))
+    assert giants_facts.facts(giants.view(limited.state, None), "en", NAMES)[0] == \
+        "Last round: 3 at the latest (set for this game)"
 
 
 def test_giganten_facts_never_show_a_hand_or_a_tile_value() -> None:

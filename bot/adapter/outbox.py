@@ -50,7 +50,7 @@ from bot.host.store import ACTIVE, EVERY_GAME, MessageRow
 from bot.table import Desired, Post, Private
 from bot.table.pool import BOARDS
 from bot.table.private import private_language
-from bot.table.words import ai_name, game_name, refusal_text
+from bot.table.words import ai_name, game_name, move_text, refusal_text
 from render.i18n import t
 
 log = logging.getLogger(__name__)
@@ -829,7 +829,7 @@ class Outbox:
             line = own[turn].line.split(" ", 1)[1] if " " in own[turn].line else own[turn].line
             key = "bot.hidden.played_by_ai" if own[turn].by == "timeout" else \
                 "bot.hidden.submitted"
-            text = t(key, lang, line=line, id=session.id)
+            text = t(key, lang, move=move_text(session, line, lang), id=session.id)
         else:
             text = t("bot.hidden.closed", lang)
         message = await self._message(row.channel_id, row.message_id)

@@ -35,7 +35,8 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         company = _company(auction["company"], lang)
         bidder = auction.get("high_bidder")
         lines.append(t("bot.giganten.fact.auction_high", lang, company=company,
-                       bid=auction["high_bid"], name=shown[bidder]) if bidder in shown
+                       bid=t("count.giganten.licence_point", lang, count=auction["high_bid"]),
+                       name=shown[bidder]) if bidder in shown
                      else t("bot.giganten.fact.auction_open", lang, company=company))
     turn = view.get("turn")
     if turn and turn.get("seat") in shown:
