@@ -421,7 +421,7 @@ async def test_ai_moves_interrupted_by_a_failure_are_played_later(simcord_env, s
     assert ephemeral_text(result) == "Played: place 1 token on A1\nAs notation: `place A1 1`"
     session = session_in(env, channel)
     assert session.stalled and session.pending() == ("blue",)
-    assert showing(env, channel).embeds[0].description == "The AI is playing: Blue (AI, greedy)."
+    assert showing(env, channel).embeds[0].description == "The AI is playing: Blue (AI, standard)."
     assert not fresh(thread, first).components, "red's turn is over"
     del host._advance
 
@@ -570,8 +570,8 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     assert table.description == (f"現在輪到紅色（{alice.mention}）：放置、撤回或放棄。"
                                  "輸入`/play`，自動完成會列出你可以做的行動。")
     assert field(live, "得分") == "紅色 0分 · 藍色 0分 · 綠色 0分"
-    assert field(live, "目前").splitlines()[:3] == [
-        "第1輪（共100輪）", "剩餘摩艾石像：12", "Make Make仍在中心"]
+    assert field(live, "目前").splitlines()[:2] == [
+        "剩餘摩艾石像：12", "Make Make仍在中心"], "the title says the round; no safety cap"
     assert live.attachments[0].filename == "board.png"
 
     played = await alice.slash(home(channel), "play", notation="place B2 3")
