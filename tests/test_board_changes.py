@@ -24,7 +24,7 @@ from bot.games.makemake import _facts as makemake_facts
 from render import giants as giants_board
 from render import giganten as giganten_board
 from render import makemake as makemake_board
-from render.i18n import LANGUAGES
+from render.i18n import LANGUAGES, t
 from rules import giants, giganten, makemake
 from rules.ai import choose
 from rules.core import CHANCE, SEALED, Event
@@ -312,3 +312,20 @@ def test_make_make_facts_show_the_moai_left_and_the_holder() -> None:
     holder = view["makemake"]
     assert (f"Make Make is held by {NAMES[holder]}" if holder
             else "Make Make is still on the centre") in lines
+
+
+@pytest.mark.parametrize("game", ["makemake", "giants"])
+def test_the_facts_leave_the_round_to_the_title(game: str) -> None:
+    """A stage's closing message keeps the title of the stage but shows the position after
+    its last action, which may be in the next round: a round in the facts would contradict
+    the title ("Round 1 · Yellow's turn" above "Round 2 of 100"), and the default round limit
+    is a safety net, not the game's length."""
+    played = play(game, 4, 2, "greedy")
+    for step in played.steps[::7]:
+        view = MODULES[game].view(step.state, None)
+        if view["finished"]:
+            continue
+        for lang in LANGUAGES:
+            title = t("bot.table.title", lang, game="G", id=0, round=view["round"], stage="S")
+            said = title.split(" · ")[1]  # "Round 3", "第3輪"...
+            assert not any(said in line for line in FACTS[game](view, lang, NAMES)), said
