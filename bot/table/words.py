@@ -180,5 +180,8 @@ def standings(session: Session, lang: str) -> list[str]:
 def result_title(session: Session, lang: str) -> str:
     result = session.result()
     assert result is not None
+    winners = mentions(session, result.winners, lang)
+    if result.reason == "victory":  # "Game over (victory). Winner: …" would say it twice
+        return t("bot.end.title_won", lang, winners=winners)
     return t("bot.end.title", lang, reason=end_reason(session.row.game, result.reason, lang),
-             winners=mentions(session, result.winners, lang))
+             winners=winners)
