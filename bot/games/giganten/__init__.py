@@ -225,7 +225,7 @@ class GigantenUI(GameUI):
                 if values != auto:
                     shown = " ".join(str(v) for v in values)
                     choices.append((f"pay {shown}", t("bot.giganten.form.pay", lang,
-                                                      values=shown, total=sum(values))))
+                                                      pay=self.move_words(f"pay {shown}", lang))))
         return Form("", (Field("sale", t("bot.giganten.form.label", lang),
                                tuple(choices[:MAX_CHOICES])),))
 
