@@ -560,7 +560,7 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     card = fresh(channel, lobby).embeds[0]
     assert card.title == "Make Make：已開始"
     assert card.fields[0].value.splitlines() == [
-        f"紅色（{alice.mention}）", "藍色（AI，貪婪）", "綠色（AI，貪婪）"]
+        f"紅色（{alice.mention}）", "藍色（AI，標準）", "綠色（AI，標準）"]
     [thread] = channel.threads
     assert f"<#{thread.id}>" in next(f.value for f in card.fields if f.name == "遊戲桌")
 
