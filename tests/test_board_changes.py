@@ -314,7 +314,7 @@ def test_make_make_facts_show_the_moai_left_and_the_holder() -> None:
             else "Make Make is still on the centre") in lines
 
 
-@pytest.mark.parametrize("game", ["makemake", "giants"])
+@pytest.mark.parametrize("game", ["makemake", "giants", "giganten"])
 def test_the_facts_leave_the_round_to_the_title(game: str) -> None:
     """A stage's closing message keeps the title of the stage but shows the position after
     its last action, which may be in the next round: a round in the facts would contradict
