@@ -254,29 +254,37 @@ def _refreshed(result: Any, old: Any) -> Any:
 
 async def run(game: str, humans: int, ai_seats: int, seed: int, lang: str,
               options: list[str], *, texts: list[str] | None = None,
-              locale: str | None = None) -> dict[str, Any]:
-    """Play the game; ``texts`` (when given) receives every text the bot sent, and ``locale``
-    is the Discord locale of every human's interactions (the simulator's default otherwise)."""
+              locale: str | None = None,
+              shown: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """Play the game; ``texts`` (when given) receives every text the bot sent, ``shown`` the
+    same texts each with where it was shown (:func:`shown_texts`), and ``locale`` is the
+    Discord locale of every human's interactions (the simulator's default otherwise)."""
     original = simcord.interactions.base_payload
+    typed: set[str] = set()  # the tokens of /play interactions
 
     def localised(*args: Any, **kwargs: Any) -> Any:
         record, payload = original(*args, **kwargs)
         if locale is not None:
             payload["locale"] = locale
+        if (payload.get("data") or {}).get("name") == "play":
+            typed.add(str(payload.get("token")))
         return record, payload
 
     simcord.interactions.base_payload = localised
     try:
-        report, sent = await _run(game, humans, ai_seats, seed, lang, options)
+        report, sent = await _run(game, humans, ai_seats, seed, lang, options, typed)
     finally:
         simcord.interactions.base_payload = original
     if texts is not None:
-        texts.extend(sent)
+        texts.extend(text for _, text in sent)
+    if shown is not None:
+        shown.extend(sent)
     return report
 
 
 async def _run(game: str, humans: int, ai_seats: int, seed: int, lang: str,
-               options: list[str]) -> tuple[dict[str, Any], list[str]]:
+               options: list[str], typed: set[str]) -> tuple[dict[str, Any],
+                                                             list[tuple[str, str]]]:
     with tempfile.TemporaryDirectory() as folder:
         clock = SimClock()
         settings = Settings(db_path=Path(folder) / "games.sqlite3", language=lang,
@@ -286,7 +294,7 @@ async def _run(game: str, humans: int, ai_seats: int, seed: int, lang: str,
             async with simcord.run(bot, settle_timeout=SETTLE_WITHIN) as env:
                 clock.env = env
                 report = await _play(env, game, humans, ai_seats, seed, options)
-                return report, sent_texts(env)
+                return report, shown_texts(env, typed)
         finally:
             if bot.store is not None:
                 await bot.store.close()
@@ -347,11 +355,24 @@ async def _play(env: Any, game: str, humans: int, ai_seats: int, seed: int,
 def sent_texts(env: Any) -> list[str]:
     """Every text the bot sent or edited in, in order: contents, embeds, component labels and
     placeholders, select options and autocomplete choices."""
-    out: list[str] = []
+    return [text for _, text in shown_texts(env, set())]
+
+
+def shown_texts(env: Any, typed: set[str]) -> list[tuple[str, str]]:
+    """Every text the bot sent or edited in, in order, each with where it was shown:
+    ``"play"`` for what answers ``/play`` (its autocomplete choices and its answers, the
+    interactions whose tokens are ``typed``), ``"table"`` for everything else (the channel,
+    its threads, DMs, ephemeral answers to taps)."""
+    out: list[tuple[str, str]] = []
     for entry in env.http_requests:
         if entry.method not in ("POST", "PATCH") or not isinstance(entry.json, dict):
             continue
-        _texts_of(entry.json, out)
+        parts = entry.path.strip("/").split("/")
+        autocomplete = parts[-1] == "callback" and entry.json.get("type") == 8
+        where = "play" if autocomplete or any(p in typed for p in parts) else "table"
+        texts: list[str] = []
+        _texts_of(entry.json, texts)
+        out += [(where, text) for text in texts]
     return out
 
 

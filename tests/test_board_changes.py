@@ -24,7 +24,7 @@ from bot.games.makemake import _facts as makemake_facts
 from render import giants as giants_board
 from render import giganten as giganten_board
 from render import makemake as makemake_board
-from render.i18n import LANGUAGES
+from render.i18n import LANGUAGES, t
 from rules import giants, giganten, makemake
 from rules.ai import choose
 from rules.core import CHANCE, SEALED, Event
@@ -272,7 +272,12 @@ def test_giants_facts_show_the_dice_the_offer_and_the_rongo_supply() -> None:
     lines = giants_facts.facts(view, "en", NAMES)
     assert any("0 1 2 3 3" in line and "1 1 2 2" in line for line in lines), lines
     assert any(f"rongo halves {view['supply']['rongo']}" in line for line in lines), lines
-    assert lines[0] == f"Round 1 of {view['options']['round_limit']}"
+    assert not any(line.startswith(("Round", "Last round")) for line in lines), \
+        "the default round limit is a safety net, not the game's length"
+    assert lines[0].endswith("in round 1 a 0 counts as 1 and a 3 as 2)"), "the dice explained"
+    limited, _ = replay(BIDDING.replace("seed=1", "seed=1 round_limit=3"))
+    assert giants_facts.facts(giants.view(limited.state, None), "en", NAMES)[0] == \
+        "Last round: 3 at the latest (set for this game)"
 
 
 def test_giganten_facts_never_show_a_hand_or_a_tile_value() -> None:
@@ -307,3 +312,20 @@ def test_make_make_facts_show_the_moai_left_and_the_holder() -> None:
     holder = view["makemake"]
     assert (f"Make Make is held by {NAMES[holder]}" if holder
             else "Make Make is still on the centre") in lines
+
+
+@pytest.mark.parametrize("game", ["makemake", "giants", "giganten"])
+def test_the_facts_leave_the_round_to_the_title(game: str) -> None:
+    """A stage's closing message keeps the title of the stage but shows the position after
+    its last action, which may be in the next round: a round in the facts would contradict
+    the title ("Round 1 · Yellow's turn" above "Round 2 of 100"), and the default round limit
+    is a safety net, not the game's length."""
+    played = play(game, 4, 2, "greedy")
+    for step in played.steps[::7]:
+        view = MODULES[game].view(step.state, None)
+        if view["finished"]:
+            continue
+        for lang in LANGUAGES:
+            title = t("bot.table.title", lang, game="G", id=0, round=view["round"], stage="S")
+            said = title.split(" · ")[1]  # "Round 3", "第3輪"...
+            assert not any(said in line for line in FACTS[game](view, lang, NAMES)), said

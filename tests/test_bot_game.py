@@ -170,7 +170,8 @@ async def test_site_choice_buttons_and_outdated_prompts(simcord_env, monkeypatch
 
     env.inject_error("PATCH", f"/channels/{thread.id}/messages/{prompt.id}", status=503)
     done = await by_colour["red"].slash(thread, "play", notation="manu S15 S11 S10 S06 S05")
-    assert ephemeral_text(done) == "Played: `manu S05 S06 S10 S11 S15`"
+    assert ephemeral_text(done) == ("Played: place Tangata Manu on sites S05, S06, S10, S11, S15"
+                                    "\nAs notation: `manu S05 S06 S10 S11 S15`")
     session = session_in(env, channel)
     seq = session.seq
     assert session.view()["reserves"]["red"]["manu"] == 0, "committed before it is shown"
@@ -230,6 +231,9 @@ async def test_refusals_are_ephemeral_and_specific(simcord_env):
     assert "Did you mean `place " in centre, "the closest legal moves"
     unread = ephemeral_text(await alice.slash(thread, "play", notation="fly to the moon"))
     assert "could not read" in unread and "for example: `place " in unread
+    garbage = ephemeral_text(await alice.slash(thread, "play", notation="blah 99"))
+    assert "Did you mean" not in garbage, "no guess for garbage: the form and an example"
+    assert "The form: `place" in garbage and "for example: `place " in garbage
     assert "cannot pass" in ephemeral_text(await alice.slash(channel, "play", notation="pass"))
     assert (session.seq, session.view()) == (seq, view)
     assert await bob.autocomplete(thread, "play", "notation", "") == []
@@ -414,10 +418,10 @@ async def test_ai_moves_interrupted_by_a_failure_are_played_later(simcord_env, s
 
     host._advance = crash  # the human's move is committed, the AI moves are not
     result = await alice.slash(thread, "play", notation="place A1 1")
-    assert ephemeral_text(result) == "Played: `place A1 1`"
+    assert ephemeral_text(result) == "Played: place 1 token on A1\nAs notation: `place A1 1`"
     session = session_in(env, channel)
     assert session.stalled and session.pending() == ("blue",)
-    assert showing(env, channel).embeds[0].description == "The AI is playing: Blue (AI, greedy)."
+    assert showing(env, channel).embeds[0].description == "The AI is playing: Blue (AI, standard)."
     assert not fresh(thread, first).components, "red's turn is over"
     del host._advance
 
@@ -556,7 +560,7 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     card = fresh(channel, lobby).embeds[0]
     assert card.title == "Make Make：已開始"
     assert card.fields[0].value.splitlines() == [
-        f"紅色（{alice.mention}）", "藍色（AI，貪婪）", "綠色（AI，貪婪）"]
+        f"紅色（{alice.mention}）", "藍色（AI，標準）", "綠色（AI，標準）"]
     [thread] = channel.threads
     assert f"<#{thread.id}>" in next(f.value for f in card.fields if f.name == "遊戲桌")
 
@@ -566,8 +570,8 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     assert table.description == (f"現在輪到紅色（{alice.mention}）：放置、撤回或放棄。"
                                  "輸入`/play`，自動完成會列出你可以做的行動。")
     assert field(live, "得分") == "紅色 0分 · 藍色 0分 · 綠色 0分"
-    assert field(live, "目前").splitlines()[:3] == [
-        "第1輪（共100輪）", "剩餘摩艾石像：12", "Make Make仍在中心"]
+    assert field(live, "目前").splitlines()[:2] == [
+        "剩餘摩艾石像：12", "Make Make仍在中心"], "the title says the round; no safety cap"
     assert live.attachments[0].filename == "board.png"
 
     played = await alice.slash(home(channel), "play", notation="place B2 3")

@@ -287,7 +287,8 @@ class Player:
         await self.handed_in(done, action)
 
     async def handed_in(self, prompt, action: str) -> None:
-        assert prompt.content.startswith("✅ Handed in") and f"`{action}`" in prompt.content
+        assert prompt.content.startswith("✅ Handed in") and "`" not in prompt.content
+        assert f": {UI.move_words(action, 'en')}." in prompt.content, "the move in words"
         assert not HIDDEN_WORDS.search(prompt.content), prompt.content
         assert not ids_of(prompt), "a used form loses its components"
 
@@ -500,7 +501,12 @@ def test_payment_form_preselects_the_automatic_payment() -> None:
     assert "pay 1 1 1 1 2" in tokens and "pay 2 2 2" not in tokens and "pay 2 2 2 2" not in tokens
     assert form.compose([0]) == "sell 1"
     text = UI.prompt_text("sell", view, "blue", "en")
-    assert "(2 2 2)" in text and "Hudson with 6" in text and "$7,500" in text
+    assert "(2 2 2)" in text and "Hudson with 6 licence points" in text and "$7,500" in text
+    labels = [label for _, label in form.fields[0].choices]
+    assert labels[:2] == ["pay with licences 2+2+2 (total 6), then sell 1 oil chip",
+                          "pay with licences 2+2+2 (total 6), then sell 0 oil chips"], \
+        "what is paid, in words"
+    assert labels[2].endswith(", then choose how many oil chips to sell")
     assert UI.private_form("bid", view, "blue", "en") is None
 
 

@@ -278,7 +278,9 @@ async def test_a_secret_gain_is_told_only_to_its_player(simcord_env):
     assert session.kind() == "place" and session.pending() == ("red",)
     result = await alice.slash(home(channel), "play", notation="sorcerer recruit")
     answer = ephemeral_text(result)
-    assert "Played: `sorcerer recruit`" in answer and "🔒 You gained: 1 worker" in answer
+    assert answer.startswith("Played: send the sorcerer to the village (B10): recruit a worker")
+    assert answer.endswith("\nAs notation: `sorcerer recruit`")
+    assert "🔒 You gained: 1 worker" in answer
     public = "\n".join(texts(env, channel))
     assert "sorcerer recruits a worker at B10" in public
     assert "gained" not in public and "🔒 You" not in public
@@ -298,9 +300,9 @@ async def test_a_bid_played_with_slash_hands_in_the_dm_prompt(simcord_env):
     choices = await alice.autocomplete(home(channel), "play", "notation", "bid 1m")
     assert choices and all(c["value"].startswith("bid 1m") for c in choices)
     result = await alice.slash(home(channel), "play", notation="bid 1m chief")
-    assert "Played: `bid 1m chief`" in ephemeral_text(result)
+    assert ephemeral_text(result) == "Played: bid 1 marker, the chief\nAs notation: `bid 1m chief`"
     retired = in_dm(env, alice, form.id)
-    assert HANDED_IN in retired.content and "`bid 1m chief`" in retired.content
+    assert HANDED_IN in retired.content and ": bid 1 marker, the chief." in retired.content
     assert not retired.components and dm_prompt(env, alice) is None
     public = "\n".join(texts(env, channel))
     assert "**Red** has sealed a bid" in public and "chief" not in public.lower()
@@ -341,7 +343,7 @@ async def test_when_the_time_runs_out_the_ai_bids_and_the_prompts_say_so(
         due = {s.user_id for s in session.seats if s.colour in session.pending()}
         assert set(map(int, re.findall(r"<@(\d+)>", nudge.content))) <= due
     retired = in_dm(env, bob, form.id)
-    assert "Time ran out" in retired.content and "the AI chose `bid" in retired.content
+    assert "Time ran out" in retired.content and "the AI chose for you: bid " in retired.content
     assert not retired.components
     assert not env.bot.unexpected_errors
 

@@ -247,7 +247,7 @@ async def test_list_shows_the_games_of_this_server_in_two_channels(simcord_env):
     first = await store.game(makemake.id)
     assert entries[0] == (
         f"**Make Make #{makemake.id}** · <#{makemake.row.home_id}> · round 1\n"
-        f"Seats: Red ({alice.mention}), Blue ({bob.mention}), Green (AI, greedy)\n"
+        f"Seats: Red ({alice.mention}), Blue ({bob.mention}), Green (AI, standard)\n"
         f"Turn: Red ({alice.mention}) · last move {stamp_of(first.updated_at)}")
     assert makemake.row.home_id == home(island).id != island.id, "a link to the game's thread"
     second = await store.game(waiting.id)
@@ -330,13 +330,13 @@ async def test_a_finished_game_updates_stats_and_the_leaderboard_once(simcord_en
     assert board.title == "Make Make: leaderboard of this server"
     lines = board.description.split("\n\n")[0].splitlines()
     assert len(lines) == 3, "two humans and one AI level"
-    assert any(line.endswith("AI (greedy): " + line.split(": ")[1].split(" ·")[0]
+    assert any(line.endswith("AI (standard): " + line.split(": ")[1].split(" ·")[0]
                              + " · plays: 2") for line in lines), lines
     ranked = [await store.rating(guild.id, "makemake", r) for r in (
         str(alice.id), str(bob.id), "ai:greedy")]
     best = max(ranked, key=lambda r: r.mu - 3 * r.sigma)
     assert lines[0].startswith("1. ") and (
-        f"<@{best.player}>" in lines[0] or "AI (greedy)" in lines[0])
+        f"<@{best.player}>" in lines[0] or "AI (standard)" in lines[0])
     assert "μ − 3σ" in board.description
     before = [await store.rating(guild.id, "makemake", p) for p in (str(alice.id), "ai:greedy")]
 

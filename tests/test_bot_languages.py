@@ -18,6 +18,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.games import game_ui
 from bot.host.sessions import Session
 from bot.host.store import MIGRATIONS, SCHEMA_VERSION, SqliteStore
 from bot.table.words import colour_name, game_name, game_text
@@ -49,7 +50,7 @@ def heads(session: Session, colour: str, lang: str) -> dict[str, str]:
              "colour": colour_name(colour, lang), "channel": f"<#{session.row.home_id}>"}
     return {"screen": t("bot.hidden.screen", lang, **words),
             "prompt": t("bot.hidden.prompt.head", lang, **words),
-            "submitted": t("bot.hidden.submitted", lang, id=session.id, line="|").split("`")[0]}
+            "submitted": t("bot.hidden.submitted", lang, id=session.id, move="|").split("|")[0]}
 
 
 def round_words(lang: str, number: int = 1) -> str:
@@ -140,7 +141,8 @@ async def test_a_spanish_player_in_an_english_game_gets_every_dm_in_spanish(simc
     assert kind_of(picked, session, "red", ES) == "prompt", "no switch on a click"
     handed = in_dm(env, alice, prompt.id)
     assert kind_of(handed.content, session, "red", ES) == "submitted", handed.content
-    assert "`bid 1m`" in handed.content and not handed.components
+    assert game_ui("giants").move_words("bid 1m", ES) in handed.content  # "pujar 1 marcador"
+    assert "`bid 1m`" not in handed.content and not handed.components, "words, not notation"
     assert_private_in(env, alice, session, "red", ES, EN)
 
     typed = await bob.send_dm("help")  # a typed DM is answered in its writer's language

@@ -83,7 +83,7 @@ async def test_leave_then_take_over_mid_bid_moves_the_secrets_with_the_seat(simc
 
     # bob leaves mid-bid: the AI bids for Blue at once; his DMs say he no longer holds it
     left = await bob.slash(thread, "game leave")
-    assert answer_of(left) == ("You left Blue in game #1; the AI (greedy) plays it now. Anyone "
+    assert answer_of(left) == ("You left Blue in game #1; the AI (standard) plays it now. Anyone "
                                "not playing may take it over with `/game take colour:blue`.")
     blue = session.seat("blue")
     assert blue is not None and blue.is_ai and blue.was_human
@@ -95,10 +95,10 @@ async def test_leave_then_take_over_mid_bid_moves_the_secrets_with_the_seat(simc
     assert old_screen.content == gone and not old_screen.attachments
     assert dm_prompt(env, bob) is None
     log = field(live_table(env, channel), "This stage")
-    assert f"🚪 {bob.mention} left **Blue**; the AI (greedy) plays it now." in log
+    assert f"🚪 {bob.mention} left **Blue**; the AI (standard) plays it now." in log
     assert log.index("left **Blue**") < log.index("🤖 **Blue** has sealed a bid"), log
     card = lobby_card(env, channel)
-    assert "Blue (AI, greedy)" in field(card, "Seats (4/5)")
+    assert "Blue (AI, standard)" in field(card, "Seats (4/5)")
     assert f"🚪 {bob.mention} left **Blue**" in field(card, "Seat changes")
 
     # bob can no longer act nor look
@@ -183,14 +183,14 @@ async def test_a_late_joiner_replaces_the_newest_ai_seat_and_the_creator_removes
     card = fresh(channel, lobby)
     assert buttons(card) == ["Join", "Leave", "Add AI", "Remove AI", "Start"]
     assert field(card, "Seats (4/4)").splitlines() == [
-        f"Red ({alice.mention})", f"Blue ({bob.mention})", "Green (AI, greedy)",
-        "Yellow (AI, greedy)"]
+        f"Red ({alice.mention})", f"Blue ({bob.mention})", "Green (AI, standard)",
+        "Yellow (AI, standard)"]
 
     refused = await bob.click(lobby, label="Remove AI")
     assert answer_of(refused) == f"Only the game's creator ({alice.mention}) can remove AI seats."
     await alice.click(lobby, label="Remove AI")  # the newest AI seat goes
     card = fresh(channel, lobby)
-    assert field(card, "Seats (3/4)").splitlines()[-1] == "Green (AI, greedy)"
+    assert field(card, "Seats (3/4)").splitlines()[-1] == "Green (AI, standard)"
     assert field(card, "Seat changes") == f"➖ {alice.mention} removed the AI seat **Yellow**."
     await alice.click(lobby, label="Add AI")
 
@@ -199,7 +199,7 @@ async def test_a_late_joiner_replaces_the_newest_ai_seat_and_the_creator_removes
     assert not joined.followups, joined.followups[0].content
     card = fresh(channel, lobby)
     assert field(card, "Seats (4/4)").splitlines() == [
-        f"Red ({alice.mention})", f"Blue ({bob.mention})", "Green (AI, greedy)",
+        f"Red ({alice.mention})", f"Blue ({bob.mention})", "Green (AI, standard)",
         f"Yellow ({cleo.mention})"]
     assert field(card, "Seat changes").splitlines()[-1] == (
         f"🪑 {cleo.mention} joined the full lobby and took the AI seat **Yellow**.")
@@ -252,14 +252,14 @@ async def test_kick_in_the_lobby_and_in_a_game(simcord_env, new_bot):
     refused = await bob.slash(thread, "game kick", user=alice)
     assert answer_of(refused).startswith("Only the game's creator")
     kicked = await mod.slash(thread, "game kick", user=bob)
-    assert answer_of(kicked) == (f"{bob.mention} no longer plays Blue: the AI (greedy) does. "
+    assert answer_of(kicked) == (f"{bob.mention} no longer plays Blue: the AI (standard) does. "
                                  "Anyone not playing may take it over with "
                                  "`/game take colour:blue`.")
     assert session.seat("blue").is_ai and session.pending() == ("red",)
     assert [s.by for s in session.log if s.actor in ("blue", "green")] == ["ai", "ai"]
     log = "\n".join(field(m, "This stage") for m in boards(env, channel))
     assert f"🚪 {mod.mention} turned **Blue** over to the AI in place of {bob.mention}." in log
-    assert "Blue (AI, greedy)" in field(fresh(channel, lobby), "Seats (3/4)")
+    assert "Blue (AI, standard)" in field(fresh(channel, lobby), "Seats (3/4)")
     gone = f"You no longer hold Blue in game #1: {mod.mention} removed you from it."
     assert answer_of(await bob.slash(thread, "play", notation="place A1 1")) == gone
 
@@ -324,7 +324,7 @@ async def test_refusals_say_who_may_take_a_seat_and_why(simcord_env, settings):
     assert answer_of(await alice.slash(thread, "game take", colour="green", user=helper)) == (
         "A bot cannot take a seat.")
     choices = await cleo.autocomplete(thread, "game take", "colour", "")
-    assert [c["name"] for c in choices] == ["Green: AI (greedy)", "Red: alice", "Blue: bob"]
+    assert [c["name"] for c in choices] == ["Green: AI (standard)", "Red: alice", "Blue: bob"]
     assert session.changes == [], "refusals change nothing"
 
     # red plays, then bob lets his time run out: anyone not playing may take Blue over

@@ -1,7 +1,8 @@
-"""Whole games in Spanish, Russian and both Chinese scripts through the simulated Discord: every
-text the bot sends (channel, threads, DMs, ephemerals, buttons, selects, autocomplete) is in the
-game's language, with no English outside notation, no key or placeholder left unfilled and no
-"(s)" standing in for a plural.
+"""Whole games in all five languages through the simulated Discord: every text the bot sends
+(channel, threads, DMs, ephemerals, buttons, selects, autocomplete) is in the game's language,
+with no English outside notation (but in English), no key or placeholder left unfilled and no
+"(s)" standing in for a plural; and the channel and DM transcripts say moves in words, with
+notation only in what answers ``/play`` and in one "as notation: …" line.
 
 The players' Discord locale is the game's language, so what only they see is in it too.
 """
@@ -12,11 +13,13 @@ import re
 
 import pytest
 
+from render.i18n import t
 from scripts import table_report
+from tests.helpers.notation import leaks, notation_in
 from tests.helpers.words import english_words, locale_words
 
 GAMES = {"makemake": ["round_limit=3"], "giants": ["round_limit=2"], "giganten": []}
-LOCALES = {"es": "es-ES", "ru": "ru", "zh-CN": "zh-CN", "zh-TW": "zh-TW"}
+LOCALES = {"en": "en-US", "es": "es-ES", "ru": "ru", "zh-CN": "zh-CN", "zh-TW": "zh-TW"}
 KEY = re.compile(r"\b(?:bot|render|rules|term|count)\.[a-z_]+\.[a-z_.]+")
 PLACEHOLDER = re.compile(r"\{[a-z_]+(?::[a-z_.]+)?\}")
 
@@ -25,7 +28,7 @@ def problems(texts: list[str], lang: str) -> list[tuple[str, str]]:
     allowed = locale_words(lang)
     found = []
     for text in texts:
-        if words := english_words(text, allowed, lang):
+        if lang != "en" and (words := english_words(text, allowed, lang)):
             found.append((f"English {sorted(words)}", text))
         if KEY.search(text) or PLACEHOLDER.search(text):
             found.append(("unfilled", text))
@@ -38,11 +41,14 @@ def problems(texts: list[str], lang: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_whole_game_speaks_one_language(game: str, lang: str) -> None:
     texts: list[str] = []
+    shown: list[tuple[str, str]] = []
     report = await table_report.run(game, 3, 1, 1, lang, GAMES[game], texts=texts,
-                                    locale=LOCALES[lang])
+                                    locale=LOCALES[lang], shown=shown)
     assert report["finished"]
     assert len(texts) > 50
     assert problems(texts, lang) == []
+    assert any(where == "play" for where, _ in shown), "the humans also typed /play"
+    assert sorted(set(leaks(shown, lang))) == []
 
 
 def test_the_check_finds_english_and_gaps() -> None:
@@ -53,3 +59,18 @@ def test_the_check_finds_english_and_gaps() -> None:
                                            "unfilled", "English ['bid', 'phase']", "unfilled",
                                            "(s)"]
     assert problems(["你的屏风后只有2个markers"], "zh-TW")
+
+
+def test_the_check_finds_notation_outside_play() -> None:
+    assert notation_in("Ход сделан: `place B5 2`", "ru") == ["place B5 2"]
+    assert notation_in("已執行：loco 9", "zh-TW") == ["loco 9"]
+    assert notation_in("✅ Handed in for game #1: `bid 1m 1w sorcerer`.", "en") == [
+        "bid 1m 1w sorcerer"]
+    assert notation_in("`endround` keeps everything as it is", "en") == ["endround"]
+    assert notation_in("Now: **Red** placed 2 workers on K8 with 2 logs; `round_limit=3`",
+                       "en") == []
+    assert notation_in("move moai1 to M8, erect it on ahu tongariki", "en") == []
+    assert notation_in(t("bot.words.as_notation", "es", line="place worker K8"), "es") == []
+    assert leaks([("play", "Played: `place D5 1 chief`"),
+                  ("table", "sell 1 (paying automatically)")], "en") == [
+        ("sell 1", "sell 1 (paying automatically)")]

@@ -18,7 +18,7 @@ from bot.host.sessions import Session
 from bot.host.store import MessageRow
 from bot.table import Desired, Post, Private
 from bot.table.private import private_language
-from bot.table.words import refusal_text
+from bot.table.words import move_text, refusal_text
 from render.i18n import t
 
 
@@ -134,7 +134,7 @@ class Dms(OutboxBase):
             line = own[turn].line.split(" ", 1)[1] if " " in own[turn].line else own[turn].line
             key = "bot.hidden.played_by_ai" if own[turn].by == "timeout" else \
                 "bot.hidden.submitted"
-            text = t(key, lang, line=line, id=session.id)
+            text = t(key, lang, move=move_text(session, line, lang), id=session.id)
         else:
             text = t("bot.hidden.closed", lang)
         message = await self._message(row.channel_id, row.message_id)

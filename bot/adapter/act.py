@@ -19,7 +19,7 @@ from bot.adapter.answer import answer, answers_refusals, report, wording
 from bot.adapter.port import App
 from bot.constants import BID_MODAL_ID, MAX_CONTENT, MAX_MODAL_TEXT
 from bot.host.sessions import Refusal, Report, Seat, Session
-from bot.table.words import echo, private_lines
+from bot.table.words import echo, move_text, private_lines
 from render.i18n import language, t
 
 log = logging.getLogger(__name__)
@@ -195,7 +195,7 @@ def submitted(session: Session, seat: Seat, lang: str, report: Report | None = N
     learns from it."""
     own = [s for s in session.log if s.actor == seat.colour]
     line = own[-1].line.split(" ", 1)[1] if own and " " in own[-1].line else ""
-    lines = [t("bot.hidden.submitted", lang, line=line, id=session.id)]
+    lines = [t("bot.hidden.submitted", lang, move=move_text(session, line, lang), id=session.id)]
     if report is not None:
         lines += private_lines(session, report.steps, seat.colour, lang)
     return "\n".join(lines)[:MAX_CONTENT]

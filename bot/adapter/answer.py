@@ -40,6 +40,10 @@ UNKNOWN_INTERACTION = 10062
 """Discord's code for an interaction token that expired (not answered within 3 seconds)."""
 SUGGESTIONS = 3
 """The most legal moves a refused move is answered with."""
+VERB_SLIP = 0.75
+"""How alike a typed verb and a legal one must be to count as a slip (``plce`` for ``place``)."""
+NEAR = 0.7
+"""How alike a typed move and a legal one must be to be suggested."""
 
 T = TypeVar("T")
 Command = TypeVar("Command", bound=Callable[..., Coroutine[Any, Any, None]])
@@ -120,16 +124,28 @@ def refusal_words(error: Refusal | IllegalAction, user_id: int, lang: str) -> st
     seat = session.seat_of(user_id)
     legal = session.legal_lines(seat.colour) if seat else []
     form = f"bot.form.{session.row.game}.{session.kind()}"
-    if error.key == "syntax" and has(form, lang):
+    close = near_misses(said.typed, legal)
+    if has(form, lang) and (error.key == "syntax" or not close):
         reason += "\n" + t("bot.refuse.form", lang, form=t(form, lang))
-    close = difflib.get_close_matches(" ".join(said.typed.lower().split()), legal,
-                                      n=SUGGESTIONS, cutoff=0.4)
     if close:
         reason += "\n" + t("bot.refuse.did_you_mean", lang,
                            moves=join([f"`{m}`" for m in close], lang))
     elif legal:
         reason += "\n" + t("bot.refuse.for_example", lang, move=legal[0])
     return reason[:MAX_CONTENT]
+
+
+def near_misses(typed: str, legal: list[str]) -> list[str]:
+    """The legal moves close to what was typed: the same verb (or a slip of it) and close
+    arguments. Garbage (``blah 99``) has none: a guess would only mislead, so the answer
+    shows the form and an example instead."""
+    words = " ".join(typed.lower().split())
+    verb = words.split(" ", 1)[0]
+    verbs = {line.split(" ", 1)[0] for line in legal}
+    slips = set(difflib.get_close_matches(verb, verbs, n=len(verbs), cutoff=VERB_SLIP))
+    same = {line.lower(): line for line in legal if line.split(" ", 1)[0] in slips}
+    return [same[m] for m in difflib.get_close_matches(words, list(same), n=SUGGESTIONS,
+                                                       cutoff=NEAR)]
 
 
 async def report(interaction: discord.Interaction, error: BaseException) -> None:

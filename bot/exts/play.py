@@ -17,7 +17,7 @@ from bot.adapter.act import best_effort, user_lang
 from bot.adapter.answer import answers_refusals, wording
 from bot.constants import MAX_AUTOCOMPLETE, MAX_CONTENT, REPEAT_SECONDS, SEQ_MARK
 from bot.games import MAX_CHOICE_NAME, choice_name, game_ui
-from bot.table.words import echo, private_lines
+from bot.table.words import echo, move_text, private_lines
 from bot.translator import ls
 from render.i18n import t
 
@@ -108,11 +108,11 @@ class Play(commands.Cog):
                                      repeat_within=REPEAT_SECONDS if seq is None else None)
         first = report.steps[0]
         secrets = private_lines(report.session, report.steps, first.actor, lang)
+        line = first.line.removeprefix(f"{first.actor} ")
         await best_effort("confirm a move", interaction.followup.send(
-            "\n".join([t("bot.play.done", lang,
-                          line=echo(first.line.removeprefix(f"{first.actor} "))),
-                        *secrets])[:MAX_CONTENT],
-            ephemeral=True))
+            "\n".join([t("bot.play.done", lang, move=move_text(report.session, line, lang)),
+                        *secrets, t("bot.words.as_notation", lang, line=echo(line))])
+            [:MAX_CONTENT], ephemeral=True))
 
     @play.autocomplete("notation")
     async def notation_choices(self, interaction: discord.Interaction,

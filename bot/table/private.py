@@ -111,18 +111,20 @@ def prompt(session: Session, seat: Seat, lang: str, picks: list[int] | None = No
     lines = [head, ui.prompt_text(kind, view, seat.colour, lang)]
     legal = session.legal_lines(seat.colour)
     items: list[Component] = []
+    example = legal[0] if legal else ""
     form = ui.private_form(kind, view, seat.colour, lang)
     if form is not None:
         picks = picks if picks is not None and form.valid(picks) else [0] * len(form.fields)
-        lines.append(t("bot.hidden.prompt.so_far", lang, line=form.compose(picks)))
+        example = form.compose(picks)
+        lines.append(t("bot.hidden.prompt.so_far", lang, move=ui.move_words(example, lang)))
         items = _form_items(form, picks, lang)
     elif len(legal) <= SMALL_CHOICE:
         items = [Button(f"a{i}", ui.move_label(action, lang)) for i, action in enumerate(legal)]
     elif len(legal) <= MAX_OPTIONS:
         items = [Select("act", t("bot.hidden.prompt.pick", lang), tuple(
             Choice(ui.move_label(a, lang, MAX_CHOICE_NAME), str(i)) for i, a in enumerate(legal)))]
-    if legal:
-        lines.append(t("bot.hidden.prompt.type", lang, example=legal[0], id=session.id))
+    if example:  # the one line in notation, for those who type
+        lines.append(t("bot.hidden.prompt.type", lang, example=example, id=session.id))
     return Prompt(seat.colour, session.turns(seat.colour), "\n".join(lines)[:MAX_CONTENT],
                   tuple(items))
 

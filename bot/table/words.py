@@ -35,6 +35,12 @@ def ai_name(level: str | None, lang: str) -> str:
     return term("ai", str(level), lang)
 
 
+def move_text(session: Session, line: str, lang: str) -> str:
+    """A move a player chose (``line`` in notation, without its actor) in words: what a
+    confirmation says, the notation being for ``/play`` and those who type."""
+    return game_ui(session.row.game).move_words(line, lang)
+
+
 def game_name(game: str, lang: str) -> str:
     key = f"bot.game.{game}"
     return t(key, lang) if has(key, lang) else game
@@ -174,5 +180,8 @@ def standings(session: Session, lang: str) -> list[str]:
 def result_title(session: Session, lang: str) -> str:
     result = session.result()
     assert result is not None
+    winners = mentions(session, result.winners, lang)
+    if result.reason == "victory":  # "Game over (victory). Winner: …" would say it twice
+        return t("bot.end.title_won", lang, winners=winners)
     return t("bot.end.title", lang, reason=end_reason(session.row.game, result.reason, lang),
-             winners=mentions(session, result.winners, lang))
+             winners=winners)

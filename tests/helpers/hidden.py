@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.games import game_ui
 from bot.host.sessions import Session
 from tests.helpers.bots import (
     close_dms,
@@ -163,7 +164,9 @@ async def bid_in_dm(env, member, markers: int = 0, **more) -> discord.Message:
     assert prompt is not None, f"{member.name} has no DM prompt"
     await fill_bid(member.user, prompt, markers, **more)
     handed = in_dm(env, member, prompt.id)
-    assert HANDED_IN in handed.content and f"`bid {markers}m" in handed.content, handed.content
+    assert HANDED_IN in handed.content and "`" not in handed.content, "words, not notation"
+    assert f": {game_ui('giants').move_words(f'bid {markers}m', 'en')}" in handed.content, \
+        handed.content
     assert not handed.components
     assert dm_prompt(env, member) is None or dm_prompt(env, member).id != prompt.id
     return handed
@@ -242,7 +245,7 @@ async def a_restart_during_the_bids_keeps_them_secret_and_the_forms_working(
     done = await bob.user.click(picked.response, label="Submit")
     assert not done.followups, done.followups[0].content
     retired = in_dm(env, bob, old_form.id)
-    assert HANDED_IN in retired.content and "`bid 1m`" in retired.content
+    assert HANDED_IN in retired.content and ": bid 1 marker." in retired.content
     assert not retired.components
     assert again.pending() == ("green",)
 

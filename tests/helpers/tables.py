@@ -195,7 +195,7 @@ async def three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot)
         ("red", alice.id, None), ("blue", bob.id, None), ("green", None, "greedy")]
     card = fresh(channel, lobby)
     assert card.embeds[0].fields[0].value.splitlines() == [
-        f"Red ({alice.mention})", f"Blue ({bob.mention})", "Green (AI, greedy)"]
+        f"Red ({alice.mention})", f"Blue ({bob.mention})", "Green (AI, standard)"]
     first = await start(env, channel, alice, lobby)
 
     # The table lives in a thread started from the lobby card, which links to it.

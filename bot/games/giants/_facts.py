@@ -9,6 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from render.i18n import t
+from rules.giants.state import OPTIONS
+
+ROUND_CAP = next(o.default for o in OPTIONS if o.name == "round_limit")
+"""The default round limit: a safety net against stalled games, not the game's length."""
 
 
 def _names(view: dict[str, Any], lang: str, names: dict[str, str]) -> dict[str, str]:
@@ -20,17 +24,22 @@ def _join(parts: list[str]) -> str:
 
 
 def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-    """Round of the limit; this round's dice and statues on offer; what is left in the
-    supplies (rongo included); the moai erected (per player when that is public)."""
+    """The last round when the players set one (the default limit is a safety net, and the
+    title says the round); this round's dice, what they mean, and the statues still on offer;
+    what is left in the supplies (rongo included); the moai erected (per player when that is
+    public)."""
     shown = _names(view, lang, names)
-    lines = [t("bot.giants.fact.round", lang, round=view["round"],
-               limit=view["options"]["round_limit"])]
+    limit = view["options"]["round_limit"]
+    lines = [t("bot.giants.fact.round", lang, limit=limit)] if limit != ROUND_CAP else []
     dice, offer = view.get("dice"), view.get("offer") or []
     if dice and not view["finished"]:
         faces = " ".join(str(f) for f in dice)
-        lines.append(t("bot.giants.fact.offer", lang, faces=faces,
-                       sizes=" ".join(str(s) for s in offer)) if offer
-                     else t("bot.giants.fact.dice", lang, faces=faces))
+        key = "bot.giants.fact.dice_key_first" if view["round"] == 1 else \
+            "bot.giants.fact.dice_key"
+        lines.append(" ".join([t("bot.giants.fact.offer", lang, faces=faces,
+                                 sizes=" ".join(str(s) for s in offer)) if offer
+                               else t("bot.giants.fact.dice", lang, faces=faces),
+                               t(key, lang)]))
     supply = view["supply"]
     moai = supply["moai"]
     lines.append(t("bot.giants.fact.supply", lang, one=moai["1"], two=moai["2"],

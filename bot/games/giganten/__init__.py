@@ -202,7 +202,8 @@ class GigantenUI(GameUI):
             return super().prompt_text(kind, view, seat, lang)
         company = auction["company"]
         return t("bot.giganten.prompt.sell", lang, company=company_name(company, lang),
-                 bid=auction["high_bid"], hand=hand_text(view["you"]["licences"], lang),
+                 bid=licence_points(auction["high_bid"], lang),
+                 hand=hand_text(view["you"]["licences"], lang),
                  stored=view["players"][seat]["storage"][company],
                  price=money(view["prices"][company], lang),
                  auto=" ".join(str(v) for v in default_payment(view)))
@@ -216,7 +217,7 @@ class GigantenUI(GameUI):
             return None
         stored = view["players"][seat]["storage"][auction["company"]]
         auto = default_payment(view)
-        choices = [(f"sell {n}", t("bot.giganten.form.sell", lang, count=n))
+        choices = [(f"sell {n}", self._sale_words(n, () if auction.get("paid") else auto, lang))
                    for n in range(stored, -1, -1)]
         hand = list(view["you"]["licences"])
         if sum(hand) >= auction["high_bid"]:
@@ -224,9 +225,18 @@ class GigantenUI(GameUI):
                 if values != auto:
                     shown = " ".join(str(v) for v in values)
                     choices.append((f"pay {shown}", t("bot.giganten.form.pay", lang,
-                                                      values=shown, total=sum(values))))
+                                                      pay=self.move_words(f"pay {shown}", lang))))
         return Form("", (Field("sale", t("bot.giganten.form.label", lang),
                                tuple(choices[:MAX_CHOICES])),))
+
+    def _sale_words(self, count: int, paying: tuple[int, ...], lang: str) -> str:
+        """Selling ``count`` chips in words, after what is paid first (``paying``: the cards
+        a ``sell`` pays by itself; none once paid)."""
+        sell = self.move_words(f"sell {count}", lang)
+        if not paying:
+            return sell
+        pay = self.move_words("pay " + " ".join(str(v) for v in paying), lang)
+        return t("bot.giganten.form.sell", lang, pay=pay, sell=sell)
 
     def screen_art(self) -> Callable[[dict[str, Any], str, str], bytes | None]:
         """The licence hand, tiles peeked at and action card, for that seat's DM only."""
@@ -297,12 +307,17 @@ def entries(line: str, lang: str) -> str:
     return join(out, lang)
 
 
+def licence_points(n: int, lang: str) -> str:
+    """A bid with its unit: bids are in licence points, paid with licence cards."""
+    return t("count.giganten.licence_point", lang, count=n)
+
+
 def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Component]:
     """The current high bid (as a label), +1, +2, any other amount, and Pass."""
     auction = view["auction"]
     high = auction["high_bid"]
     company = company_name(auction["company"], lang)
-    info = t("bot.giganten.button.high", lang, company=company, bid=high,
+    info = t("bot.giganten.button.high", lang, company=company, bid=licence_points(high, lang),
              name=colour_name(auction["high_bidder"], lang)) \
         if auction["high_bidder"] else t("bot.giganten.button.no_bid", lang, company=company)
     items: list[Component] = [Button("info", _label(info), style="secondary", disabled=True)]

@@ -22,11 +22,11 @@ def _company(company: str, lang: str) -> str:
 
 
 def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-    """Round and how far the black train has to go; the oil prices; the open auction (its
-    company and high bid); the movement points left in a turn; the oil chips in the supply."""
+    """How far the black train has to go (the title says the round); the oil prices; the
+    open auction (its company and high bid, in licence points); the movement points left in a
+    turn; the oil chips in the supply."""
     shown = _names(view, lang, names)
-    lines = [t("bot.giganten.fact.round", lang, round=view["round"],
-               black=view["black_loco"], harbour=HARBOUR)]
+    lines = [t("bot.giganten.fact.round", lang, black=view["black_loco"], harbour=HARBOUR)]
     prices = " · ".join(f"{_company(c, lang)} {money(view['prices'][c], lang)}"
                         for c in COMPANIES)
     lines.append(t("bot.giganten.fact.prices", lang, prices=prices))
@@ -35,7 +35,8 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         company = _company(auction["company"], lang)
         bidder = auction.get("high_bidder")
         lines.append(t("bot.giganten.fact.auction_high", lang, company=company,
-                       bid=auction["high_bid"], name=shown[bidder]) if bidder in shown
+                       bid=t("count.giganten.licence_point", lang, count=auction["high_bid"]),
+                       name=shown[bidder]) if bidder in shown
                      else t("bot.giganten.fact.auction_open", lang, company=company))
     turn = view.get("turn")
     if turn and turn.get("seat") in shown:

@@ -8,9 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from render.i18n import t
+from rules.makemake.engine import OPTIONS
 
 GOAL = 6
 """Progress that wins: Make Make and all five Tangata Manu on the board."""
+ROUND_CAP = next(o.default for o in OPTIONS if o.name == "round_limit")
+"""The default round limit: a safety net against stalled games, not the game's length."""
 
 
 def _names(view: dict[str, Any], lang: str, names: dict[str, str]) -> dict[str, str]:
@@ -18,14 +21,15 @@ def _names(view: dict[str, Any], lang: str, names: dict[str, str]) -> dict[str, 
 
 
 def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-    """Round (of the limit), Moai left, who holds Make Make, each player's progress."""
+    """The last round when the players set one (the default limit is a safety net, and the
+    title says the round), Moai left, who holds Make Make, each player's progress."""
     shown = _names(view, lang, names)
     holder = view.get("makemake")
     progress = " · ".join(t("bot.makemake.fact.seat_progress", lang, name=shown[s],
                             progress=view["scores"][s], goal=GOAL) for s in view["seats"])
+    limit = view["options"]["round_limit"]
     return [
-        t("bot.makemake.fact.round", lang, round=view["round"],
-          limit=view["options"]["round_limit"]),
+        *([t("bot.makemake.fact.round", lang, limit=limit)] if limit != ROUND_CAP else []),
         t("bot.makemake.fact.moai", lang, n=view["moai_left"]),
         (t("bot.makemake.fact.holder", lang, name=shown[holder]) if holder in shown
          else t("bot.makemake.fact.centre", lang)),
