@@ -54,14 +54,17 @@ def decode(text: str) -> list[int] | None:
 
 
 def replay(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int],
-           lang: str) -> Step | Chosen:
+           lang: str, part: str | None = None) -> Step | Chosen:
     """The step (or the move) that ``taps`` lead to; :class:`StaleChoice` when one of them
-    names no option of its step any more."""
+    names no option of its step any more, or the last one not the ``part`` it was shown
+    with (when known: the legal moves are not the ones the chooser was built from)."""
     found = guide(ui, kind, legal, (), lang)
-    for tap in taps:
+    for number, tap in enumerate(taps, 1):
         if not isinstance(found, Step) or not 0 <= tap < len(found.options):
             raise StaleChoice(encode(taps))
         option = found.options[tap]
+        if number == len(taps) and part is not None and option.part != part:
+            raise StaleChoice(encode(taps))
         if found.groups:
             found = guide(ui, kind, legal, found.chosen, lang, option.group)
         else:
@@ -70,10 +73,11 @@ def replay(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int],
 
 
 def chooser(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], lang: str,
-            first: bool = False) -> Chooser:
+            first: bool = False, part: str | None = None) -> Chooser:
     """What a chooser shows after ``taps`` (``first``: on the live table, where a step is one
-    select, below the game's own buttons, and has no Back)."""
-    found = replay(ui, kind, legal, taps, lang)
+    select, below the game's own buttons, and has no Back; ``part``: what the last tap was
+    shown to add, checked)."""
+    found = replay(ui, kind, legal, taps, lang, part)
     if isinstance(found, Chosen):
         play = Button("step", found.words, encode(taps), "success")
         return Chooser(found.words, (play,), found.notation, found.words)
@@ -105,6 +109,16 @@ def _arg(taps: Sequence[int], part: str) -> str:
     return f"{encode(taps)}:{part}" if part else encode(taps)
 
 
+def claimed(arg: str, value: str | None) -> str | None:
+    """The part a tap was shown to add: a select option's, a button's (None: not known, a
+    Back, a move's one button, or a custom_id too long to carry it)."""
+    if value is not None:
+        _, colon, part = value.partition(":")
+        return part if colon and len(value) < 100 else None
+    _, colon, part = arg.partition(":")
+    return part if colon else None
+
+
 def tapped(arg: str, value: str | None) -> list[int] | None:
     """The taps a click carries: a button's own (``arg``), or a select's taps before and the
     option picked (``value``, ``<number>:<part>``); None when they are not the bot's."""
@@ -117,4 +131,4 @@ def tapped(arg: str, value: str | None) -> list[int] | None:
     return [*taps, int(number)]
 
 
-__all__ = ["BUTTONS", "Chooser", "chooser", "decode", "encode", "replay", "tapped"]
+__all__ = ["BUTTONS", "Chooser", "chooser", "claimed", "decode", "encode", "replay", "tapped"]
