@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.games import Button, Choice, Chosen, Component, GameUI, Select, StaleChoice, Step, guide
+from bot.host.sessions import Session
 from render.i18n import t
 
 TAP = "."
@@ -104,6 +106,30 @@ def chooser(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], la
     return Chooser(found.prompt, tuple(items))
 
 
+def first_step(session: Session, ui: GameUI, colour: str, lang: str,
+               shown: Sequence[Component]) -> list[Component]:
+    """The live table's first step of ``colour``'s choice by taps, unless the game's own
+    components (``shown``) offer every legal action already; worked out once per position."""
+    assert session.game is not None
+
+    def work(_: Any) -> list[Component]:
+        legal = session.legal_lines(colour)
+        if not legal or covers(shown, legal):
+            return []
+        return list(chooser(ui, session.kind(), legal, [], lang, first=True).components)
+
+    return list(session.worked_out(session.game.state, ("first step", colour, lang), work))
+
+
+def covers(shown: Sequence[Component], legal: Sequence[str]) -> bool:
+    """Whether a game's components offer every legal action themselves: a button per action,
+    or a select or a pick of its own (as the table's status line reads them)."""
+    own = [c for c in shown if c.op not in ("info", "open")]
+    offered = {c.arg for c in own if isinstance(c, Button) and c.op == "act"}
+    picks = any(isinstance(c, Select) or c.op in ("pick", "other") for c in own)
+    return bool(own) and (picks or set(legal) <= offered)
+
+
 def _arg(taps: Sequence[int], part: str) -> str:
     """A button's taps, then the part it adds (for those who read custom_ids; never parsed)."""
     return f"{encode(taps)}:{part}" if part else encode(taps)
@@ -131,4 +157,5 @@ def tapped(arg: str, value: str | None) -> list[int] | None:
     return [*taps, int(number)]
 
 
-__all__ = ["BUTTONS", "Chooser", "chooser", "claimed", "decode", "encode", "replay", "tapped"]
+__all__ = ["BUTTONS", "Chooser", "chooser", "claimed", "covers", "decode", "encode",
+           "first_step", "replay", "tapped"]
