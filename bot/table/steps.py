@@ -28,7 +28,7 @@ TAP = "."
 """Between two taps in a custom_id (``3.0.12``)."""
 BUTTONS = 5
 """A step with at most this many options shows them as buttons (one row): one tap each."""
-MOST_TAPS = 12
+MOST_TAPS = 30
 """No guided choice has more steps: a longer list of taps was not sent by the bot."""
 
 
