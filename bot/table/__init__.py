@@ -57,6 +57,7 @@ from bot.table.private import (
     prompt,
     secret_now,
 )
+from bot.table.steps import first_step
 from bot.table.words import (
     SEAT_CHANGES,
     ai_name,
@@ -423,6 +424,7 @@ def table_components(session: Session, ui: GameUI, lang: str) -> list[Component]
     humans = pending_humans(session)
     if humans and not secret_now(session) and not session.paused:
         items += _components(session, ui, humans[0].colour, lang)
+        items += first_step(session, ui, humans[0].colour, lang, items)
     if ui.has_screen():
         label = game_text(session.row.game, "hidden.open_due" if secret_now(session)
                           else "hidden.open", lang)
