@@ -9,7 +9,7 @@ comes from the view, so a public image cannot show a secret.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -24,6 +24,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    carry_labels,
     changed_box,
     fit_text,
     font,
@@ -35,8 +36,19 @@ from render.common import (
     seat_colour,
     seat_colours,
     seat_names,
+    shrink,
     swatch,
     text_lang,
+    traced,
+)
+from render.focus import (
+    COLUMN_BAND,
+    FOCUS_HEIGHT,
+    FOCUS_WIDTH,
+    ROW_BAND,
+    focus_box,
+    framed,
+    top_of,
 )
 from render.frames import draw_on
 from render.giganten_art import (
@@ -69,7 +81,7 @@ from render.giganten_art import (
 )
 from render.giganten_hand import hand_base, hand_palette, paint_hand
 from render.i18n import number, t
-from render.palette import Design, Palette, build
+from render.palette import Design, Palette, build, encode
 from rules.data import load
 
 DATA = load("giganten_data.json")
@@ -204,7 +216,9 @@ def static_base(lang: str, seats: int, finished: bool) -> Image.Image:
     """Everything that never changes for a language, seat count and stage of the game."""
     layout = Layout(seats)
     base = Image.new("RGB", (WIDTH, layout.height), PAPER)
-    base.paste(_landscape(), (0, GRID_Y - 26))
+    landscape = _landscape()
+    base.paste(landscape, (0, GRID_Y - 26))
+    carry_labels(base, landscape, (0, GRID_Y - 26))
     draw = ImageDraw.Draw(base)
     _draw_rail_frame(draw, lang, seats)
     _draw_company_frame(draw, layout, lang)
@@ -219,7 +233,7 @@ def _landscape() -> Image.Image:
     top = 26
     w, h = WIDTH, GRID_H + top + 2
     big = Image.new("RGB", (w * SUPER, h * SUPER), PAPER)
-    draw = ImageDraw.Draw(big)
+    draw = traced(big, "space")
     k = SUPER
     label = font(16 * k, True)
     for r, row in enumerate(ROWS):
@@ -243,7 +257,7 @@ def _landscape() -> Image.Image:
         draw.line([(x, top * k), (x, (top + GRID_H) * k)], fill=RULE, width=k)
     draw.rectangle((GRID_X * k, top * k, (GRID_X + GRID_W) * k, (top + GRID_H) * k),
                    outline=INK, width=2 * k)
-    return big.resize((w, h), Image.Resampling.LANCZOS)
+    return shrink(big, (w, h))
 
 
 def _terrain_mark(draw: ImageDraw.ImageDraw, terrain: str, x0: float, y0: float, k: int) -> None:
@@ -406,12 +420,60 @@ def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str,
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
-          highlight: frozenset[str] = frozenset(), frame: Hashable = None) -> bytes:
+          highlight: frozenset[str] = frozenset(), frame: Hashable = None,
+          legend: bool = True) -> bytes:
     """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board), with
     what changed (``highlight``) ringed; ``frame`` names the stream of boards it follows (see
-    :mod:`render.frames`)."""
-    return frames.picture(frame, _base(view, lang), palette(),
+    :mod:`render.frames`). Without ``legend``, the landscape, the rail and the companies
+    alone: the players' table and the key are left to the message's text."""
+    base = _base(view, lang)
+    if not legend:
+        base = top_of(base, Layout(len(view["seats"])).legend_y - 8)
+    return frames.picture(frame, base, palette(),
                           lambda image: _paint(image, view, lang, names, highlight))
+
+
+def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
+          names: dict[str, str] | None = None, *,
+          highlight: frozenset[str] = frozenset()) -> bytes:
+    """PNG bytes of the part of the board around ``places`` (labels of its spaces: what a
+    decision is about), large enough to read on a phone (see :mod:`render.focus`)."""
+    box = place_box(view, places)
+    part = canvas(view, lang, names, highlight=highlight).crop(box)
+    return encode(palette(), framed(part, *_names_in(box)))
+
+
+def place_box(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int, int, int]:
+    """The part of the board :func:`focus` shows for ``places`` (spaces; others are
+    ignored): within the landscape, leaving room for the bands that name its rows and
+    columns (:func:`render.focus.framed`)."""
+    points = [cell_centre(p) for p in places if p in GRID]
+    return focus_box(points, (WIDTH, GRID_Y + GRID_H + 8), FOCUS_WIDTH - ROW_BAND,
+                     FOCUS_HEIGHT - COLUMN_BAND)
+
+
+def focus_frame(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int]:
+    """Where :func:`focus` puts the part :func:`place_box` names: right of and below the
+    bands that name its rows and columns."""
+    return ROW_BAND, COLUMN_BAND
+
+
+def focus_bands(view: dict[str, Any], places: Iterable[str]) -> Image.Image:
+    """The bands :func:`focus` draws around its part, on bare paper (their labels noted)."""
+    box = place_box(view, places)
+    return framed(Image.new("RGB", (box[2] - box[0], box[3] - box[1]), PAPER),
+                  *_names_in(box))
+
+
+def _names_in(box: tuple[int, int, int, int]) -> tuple[list[tuple[float, str]],
+                                                       list[tuple[float, str]]]:
+    """The columns and rows whose middle a part of the board shows, where in it."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    columns = [(x, str(c)) for c in range(1, COLUMNS + 1)
+               if 12 <= (x := cell_centre(f"{ROWS[0]}{c}")[0] - box[0]) <= width - 12]
+    rows = [(y, row) for row in ROWS
+            if 12 <= (y := cell_centre(f"{row}1")[1] - box[1]) <= height - 12]
+    return columns, rows
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",
