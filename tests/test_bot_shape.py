@@ -71,7 +71,6 @@ TO_SPLIT = {
     "bot.adapter.outbox",
     "bot.host.store._postgres_store",
     "bot.host.store._sqlite_store",
-    "bot.table",
 }
 """Modules over :data:`MOST_LINES` lines when the check came in, each to be split by concern
 (as ``bot/host/`` was): no other module may join them, and one that is split leaves the list."""
