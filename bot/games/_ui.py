@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.constants import MAX_BUTTONS, MAX_LABEL, SMALL_CHOICE
+from render.crop import cropped
 from render.i18n import has, t
 from rules.core import Event
 
@@ -238,8 +239,9 @@ class GameUI:
         return _no_screen
 
     def screen(self, view: dict[str, Any], seat: str, lang: str) -> bytes | None:
-        """A PNG of what only ``seat`` sees (its DM screen message); None: nothing."""
-        return self.screen_art()(view, seat, lang)
+        """A PNG of what only ``seat`` sees (its DM screen message), cut to its content;
+        None: nothing."""
+        return cropped(self.screen_art(), view, seat, lang)
 
     def has_screen(self) -> bool:
         """Whether the game has a private screen at all (so the 🔒 button is offered)."""

@@ -3,6 +3,13 @@
 Its board, the status that says who acts and what they decide, the stage's latest log lines in
 words, and the components of the current decision. A new stage gets a new message; the previous
 one keeps its final board and log (:func:`closing`) and loses its components.
+
+The board is the message's attachment, not its embed's image: Discord shows an embed's image
+in a small, height-capped box (the 1383x1530 Giants board at 253x280 px, on a phone as on a
+desktop), an attachment at the message's width (302 px on a 390-point phone in the simulator's
+preview). A Components V2 media gallery was measured too: 302 px at the top level, 265 px in a
+container, so no wider than the attachment, while a V2 message can carry neither content nor
+embed and would change every message the table sends; the attachment keeps the message's shape.
 """
 
 from __future__ import annotations
@@ -74,8 +81,7 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
     steps = session.log[earlier:]
     embed = Embed(title=_title(session, ui, view, lang), description=_status(session, ui, view,
                                                                           lang, closed),
-                  fields=_fields(session, ui, view, steps, lang),
-                  image=BOARD_FILE if picture else None)
+                  fields=_fields(session, ui, view, steps, lang))
     components = () if closed else tuple(table_components(session, ui, lang))
     return Post(embed=embed, picture=picture, components=components, seq=session.seq)
 
@@ -99,8 +105,7 @@ def closing(session: Session, stored_stage: str, names: dict[str, str],
     steps = session.log[known[1] - 1:end]
     picture = _board(session, ui, state, names, renderer, lang, session.log[:end])
     embed = Embed(title=_title(session, ui, session.view_of(inside), lang),
-                  fields=_fields(session, ui, view, steps, lang, closed=True),
-                  image=BOARD_FILE if picture else None)
+                  fields=_fields(session, ui, view, steps, lang, closed=True))
     return Post(embed=embed, picture=picture, seq=end)
 
 

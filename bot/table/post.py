@@ -26,7 +26,8 @@ class Embed:
     description: str = ""
     fields: tuple[tuple[str, str], ...] = ()
     image: str | None = None
-    """The attachment shown inside the embed (``board.png``)."""
+    """An attachment shown inside the embed: the table's posts leave it out (an embed's image
+    is shown small; the board is the message's own attachment, at its full width)."""
     colour: int = EMBED_COLOUR
 
 

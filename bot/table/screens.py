@@ -13,6 +13,7 @@ from bot.table.pace import turn_dm_due, turn_dm_text, turn_key
 from bot.table.post import Picture, Post, Private, digest_of
 from bot.table.private import owes_secret, private_language, prompt
 from bot.table.words import colour_name, game_name, game_text
+from render.crop import cropped
 from render.i18n import has, t
 
 
@@ -46,7 +47,8 @@ def screen_post(session: Session, ui: GameUI, seat: Seat, lang: str) -> Post:
                      colour=colour_name(seat.colour, lang), channel=f"<#{session.row.home_id}>")
     words = ui.screen_text(view, seat.colour, lang)
     return Post(content=cut("\n".join(w for w in (text, words) if w), MAX_CONTENT),
-                picture=Picture(SCREEN_FILE, key, ui.screen_art(), (view, seat.colour, lang),
+                picture=Picture(SCREEN_FILE, key, cropped, (ui.screen_art(), view, seat.colour,
+                                                             lang),
                                 {"frame": (session.id, "screen", seat.colour, lang)},
                                 stream=(session.id, seat.colour)))
 
