@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import atexit
 import math
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import as_file
@@ -137,7 +137,9 @@ def _text_mask(face: ImageFont.FreeTypeFont, text: str, anchor: str, fx: float,
         return None
     if box[0] == 0 or box[1] == 0 or box[2] == size[0] or box[3] == size[1]:
         raise ValueError(f"text {text!r} reaches past its mask")  # the margin is too small
-    return mask.crop(box), box[0] - pad_x, box[1] - pad_y
+    cropped = mask.crop(box)
+    cropped.info[TEXT] = text  # what render.labels reads back from a recorded paste
+    return cropped, box[0] - pad_x, box[1] - pad_y
 
 
 class Draw(ImageDraw.ImageDraw):
@@ -176,6 +178,123 @@ def text_mask_of(image: Image.Image, xy: tuple[float, float], text: Any, fill: A
         return None
     mask, dx, dy = found
     return mask, (int(x) + dx, int(y) + dy)
+
+
+# --- labels: what a picture says, where (read back by render.labels) ----------------------------
+
+TEXT = "text"
+"""Key in a text's coverage mask's ``info``: the text it draws (a recorded paste of a colour
+through it is that text, at the mask's place)."""
+LABELS = "labels"
+"""Key in a picture's ``info``: the labels drawn on it outside :mod:`render.frames`' recording
+(a static layer, a sprite), as :class:`Drawn` in its own pixels."""
+KIND = "label_kind"
+"""Key in a picture's ``info``: what the texts drawn on it now are (see :func:`labelling`)."""
+KINDS = ("hex", "ahu", "space", "field", "number", "text")
+"""What a label is: a hex's, an ahu's or a space's name (labels players name in moves), a
+field's name (a column title), a number on a piece, or any other text."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """A label drawn on a picture: its text, its kind (:data:`KINDS`) and its ink's box (left,
+    top, right, bottom, in the picture's pixels)."""
+
+    text: str
+    kind: str
+    box: tuple[float, float, float, float]
+
+
+def drawn_labels(image: Image.Image) -> tuple[Drawn, ...]:
+    """The labels noted on ``image`` (a static layer, a sprite) when it was drawn."""
+    found: tuple[Drawn, ...] = image.info.get(LABELS, ())
+    return found
+
+
+def note_labels(image: Image.Image, labels: Iterable[Drawn]) -> None:
+    """Note ``labels`` as drawn on ``image`` (a new tuple: a copy of a picture shares its
+    ``info``'s values with it)."""
+    image.info[LABELS] = (*drawn_labels(image), *labels)
+
+
+def carry_labels(image: Image.Image, picture: Image.Image, corner: tuple[float, float]) -> None:
+    """Note on ``image`` the labels of ``picture`` pasted with its top left at ``corner``
+    (a static layer made of other pictures)."""
+    x, y = corner
+    note_labels(image, (Drawn(d.text, d.kind, (d.box[0] + x, d.box[1] + y, d.box[2] + x,
+                                                d.box[3] + y))
+                        for d in drawn_labels(picture)))
+
+
+def shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """A supersampled picture brought down to ``size`` (Lanczos), its labels with it."""
+    small = big.resize(size, Image.Resampling.LANCZOS)
+    fx, fy = size[0] / big.width, size[1] / big.height
+    small.info[LABELS] = tuple(Drawn(d.text, d.kind, (d.box[0] * fx, d.box[1] * fy,
+                                                      d.box[2] * fx, d.box[3] * fy))
+                               for d in drawn_labels(big))
+    return small
+
+
+@contextmanager
+def labelling(image: Image.Image, kind: str) -> Iterator[None]:
+    """The texts drawn on ``image`` meanwhile are labels of ``kind`` (:data:`KINDS`), on a
+    static layer as on a picture recorded by :mod:`render.frames`."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown label kind {kind!r}")
+    before = image.info.get(KIND)
+    image.info[KIND] = kind
+    try:
+        yield
+    finally:
+        if before is None:
+            del image.info[KIND]
+        else:
+            image.info[KIND] = before
+
+
+def ink_box(xy: tuple[float, float], text: str, face: ImageFont.FreeTypeFont,
+            anchor: str | None) -> tuple[float, float, float, float] | None:
+    """The box of the pixels ``text`` covers when drawn at ``xy`` (None: none)."""
+    x, y = xy
+    ix, iy = math.floor(x), math.floor(y)
+    found = _text_mask(face, text, anchor or "la", x - ix, y - iy)
+    if found is None:
+        return None
+    mask, dx, dy = found
+    return ix + dx, iy + dy, ix + dx + mask.width, iy + dy + mask.height
+
+
+class TracingDraw(ImageDraw.ImageDraw):
+    """``ImageDraw.Draw`` (the same pixels) that notes each text it draws on its picture as a
+    label (:func:`note_labels`), of the picture's current kind (:func:`labelling`): for the
+    pictures drawn once and kept (static layers, sprites), which :mod:`render.frames` does not
+    record."""
+
+    def __init__(self, image: Image.Image, kind: str = "text") -> None:
+        super().__init__(image)
+        self.picture = image
+        self.kind = kind
+
+    def text(self, xy: Any, text: Any, fill: Any = None, font: Any = None,
+             anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
+        super().text(xy, text, fill, font, anchor, *args, **kwargs)
+        if not isinstance(text, str) or not text.strip():
+            return
+        if isinstance(font, ImageFont.FreeTypeFont) and "\n" not in text and not args \
+                and not kwargs:
+            box = ink_box(xy, text, font, anchor)
+        else:
+            box = self.textbbox(xy, text, font, anchor, *args, **kwargs)
+        if box is not None:
+            kind = self.picture.info.get(KIND, self.kind)
+            note_labels(self.picture, (Drawn(text, kind, box),))
+
+
+def traced(image: Image.Image, kind: str = "text") -> TracingDraw:
+    """A :class:`TracingDraw` for ``image``: its texts are ``kind`` unless
+    :func:`labelling` says otherwise."""
+    return TracingDraw(image, kind)
 
 
 def _is_cjk(char: str) -> bool:
@@ -286,14 +405,16 @@ def key_line(base: Image.Image, draw: ImageDraw.ImageDraw,
 
 
 def sprite(width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int], None],
-           scale: int = 4) -> Image.Image:
+           scale: int = 4, kind: str = "number") -> Image.Image:
     """A small antialiased RGBA picture: ``paint(draw, scale)`` draws at ``scale`` times the size.
 
     Pillow draws shapes without antialiasing; drawing large and shrinking smooths the edges.
+    Its texts are noted as labels of ``kind`` (most sprites are pieces: their texts are the
+    numbers on them).
     """
     big = Image.new("RGBA", (width * scale, height * scale), (0, 0, 0, 0))
-    paint(ImageDraw.Draw(big), scale)
-    return big.resize((width, height), Image.Resampling.LANCZOS)
+    paint(traced(big, kind), scale)
+    return shrink(big, (width, height))
 
 
 def hex_corners(centre: tuple[float, float], radius: float) -> list[tuple[float, float]]:

@@ -64,7 +64,7 @@ import xxhash
 from PIL import Image, ImageFont
 
 from render import palette as pal
-from render.common import Draw, text_mask_of
+from render.common import KIND, Draw, text_mask_of
 
 FRAMES_KEPT = 2048
 """Streams whose previous picture a process remembers (its bands' hashes, some 8 KiB a
@@ -105,6 +105,9 @@ class Op:
     """Its key's number (:func:`_number`) once worked out: an operation taken again with a
     part (:func:`part`) is not looked up again. A number its key has since lost only makes
     its bands look changed (they are drawn again): numbers are never given twice."""
+    kind: str = ""
+    """What a text it draws is (:func:`render.common.labelling`; empty: any text), for
+    :mod:`render.labels`. Not in the key: it changes no pixel."""
 
 
 _IMAGE_KEYS: dict[int, tuple[weakref.ref[Image.Image], Hashable]] = {}
@@ -177,7 +180,7 @@ class Sheet(Image.Image):
         if rows[0] >= rows[1] or columns[0] >= columns[1]:
             return  # outside the picture: it draws nothing
         self.ops.append(Op((method, keyed(args), keyed(kwargs)), *rows, *columns, method, args,
-                           kwargs))
+                           kwargs, 0, self.info.get(KIND, "")))
 
     def paste(self, im: Any, box: Any = None, mask: Any = None) -> None:
         box = (0, 0) if box is None else tuple(box)
@@ -199,7 +202,8 @@ class Sheet(Image.Image):
         key = ("paste", _image_key(im) if isinstance(im, Image.Image)
                else tuple(im) if isinstance(im, list) else im, box,
                None if mask is None else _image_key(mask))
-        self.ops.append(Op(key, top, bottom, left, right, "paste", (im, box, mask), {}))
+        self.ops.append(Op(key, top, bottom, left, right, "paste", (im, box, mask), {}, 0,
+                           self.info.get(KIND, "")))
 
 
 def _recorded(method: str) -> Any:
@@ -432,11 +436,36 @@ def forget() -> None:
         _SEEN.clear()
 
 
+class _Recording(threading.local):
+    found: list[tuple[Image.Image, list[Op]]] | None = None
+
+
+_RECORDING = _Recording()
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[list[tuple[Image.Image, list[Op]]]]:
+    """Meanwhile, each picture drawn on this thread (:func:`picture`) is also painted on a
+    :class:`Sheet`, and its static layer and recorded operations are listed, in order (what
+    :mod:`render.labels` reads). Outside it a picture costs nothing more."""
+    before = _RECORDING.found
+    found: list[tuple[Image.Image, list[Op]]] = []
+    _RECORDING.found = found
+    try:
+        yield found
+    finally:
+        _RECORDING.found = before
+
+
 def picture(stream: Hashable, base: Image.Image, design: pal.Palette,
             paint: Callable[[Image.Image], None]) -> bytes:
     """The PNG of ``base`` with what ``paint`` draws on it: drawn by its changes after the
     stream's previous picture (:func:`drawn`), or drawn whole on a copy when ``stream`` is
     None (no stream to follow)."""
+    if _RECORDING.found is not None:
+        sheet = Sheet(base)
+        paint(sheet)
+        _RECORDING.found.append((base, sheet.ops))
     if stream is None:
         image = base.copy()
         paint(image)

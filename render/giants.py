@@ -28,22 +28,26 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    carry_labels,
     changed_box,
     changed_hex,
     fit_text,
     font,
     key_line,
     known,
+    labelling,
     pairs,
     paste_centred,
     seat_colour,
     seat_colours,
     seat_names,
     seat_row_head,
+    shrink,
     sprite,
     status_line,
     text_lang,
     text_length,
+    traced,
 )
 from render.frames import draw_on
 from render.i18n import t
@@ -292,7 +296,9 @@ class Layers:
 def static_layers(lang: str, seats: int, final: bool = False) -> Layers:
     """The cached static picture: the island with its ahus, the legend frame and the key."""
     base = Image.new("RGB", (WIDTH, canvas_height(seats)), PAPER)
-    base.paste(_island(), (0, 0))
+    island = _island()
+    base.paste(island, (0, 0))
+    carry_labels(base, island, (0, 0))
     _draw_legend_frame(base, lang, seats, final)
     return Layers(base)
 
@@ -301,7 +307,7 @@ def static_layers(lang: str, seats: int, final: bool = False) -> Layers:
 def _island() -> Image.Image:
     """Sea, land hexes by kind, grid, labels, and the ahus' platforms, names and values."""
     big = Image.new("RGB", (WIDTH * SUPER, BOARD_HEIGHT * SUPER), SEA)
-    draw = ImageDraw.Draw(big)
+    draw = traced(big, "hex")
     label_font = font(16 * SUPER, True)
     for label, (col, row) in HEX_CR.items():
         centre = cell_centre(col, row, SUPER)
@@ -325,8 +331,8 @@ def _island() -> Image.Image:
                                 (sx + 16) * SUPER, (bottom + 1) * SUPER),
                                radius=2 * SUPER, fill=art.STONE_DARK, outline=WHITE,
                                width=SUPER)
-    island = big.resize((WIDTH, BOARD_HEIGHT), Image.Resampling.LANCZOS)
-    draw = ImageDraw.Draw(island)
+    island = shrink(big, (WIDTH, BOARD_HEIGHT))
+    draw = traced(island, "ahu")
     for ahu_id, spot in ahu_spots().items():
         _draw_ahu_text(island, draw, ahu_id, spot)
     return island
@@ -357,13 +363,16 @@ def _draw_ahu_text(image: Image.Image, draw: ImageDraw.ImageDraw, ahu_id: str,
         draw.text((x, top + 9 + 18 * i), line, font=face, fill=SEA_TEXT, anchor="mm")
     badges_y = top + 18 * len(spot.lines) + 13
     data = AHU_DATA[ahu_id]
-    paste_centred(image, art.value_badge(data["black"], False), (x - 12, badges_y))
-    paste_centred(image, art.value_badge(data["red"], True), (x + 12, badges_y))
+    for value, red, dx in ((data["black"], False, -12), (data["red"], True, 12)):
+        badge = art.value_badge(value, red)
+        paste_centred(image, badge, (x + dx, badges_y))
+        carry_labels(image, badge, (round(x + dx - badge.width / 2),
+                                    round(badges_y - badge.height / 2)))
 
 
 def _draw_legend_frame(base: Image.Image, lang: str, seats: int, final: bool) -> None:
     """Column titles, row stripes and the symbol key: everything in the legend but the values."""
-    draw = ImageDraw.Draw(base)
+    draw = traced(base, "field")
     head = font(16, True, lang)
     columns = FINAL_COLUMNS if final else COLUMNS
     for key, x in columns.items():
@@ -409,9 +418,10 @@ def _draw_key(base: Image.Image, draw: ImageDraw.ImageDraw, lang: str, y: int) -
          (_key_hex(HUT), "hut")],
     ]
     face = font(16, lang=lang)
-    for n, entries in enumerate(lines):
-        key_line(base, draw, entries, "render.giants.key.", lang, 24, y + n * KEY_LINE, face,
-                 icon_gap=6)
+    with labelling(base, "text"):
+        for n, entries in enumerate(lines):
+            key_line(base, draw, entries, "render.giants.key.", lang, 24, y + n * KEY_LINE,
+                     face, icon_gap=6)
 
 
 # --- a render ----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    carry_labels,
     changed_box,
     fit_text,
     font,
@@ -35,8 +36,10 @@ from render.common import (
     seat_colour,
     seat_colours,
     seat_names,
+    shrink,
     swatch,
     text_lang,
+    traced,
 )
 from render.frames import draw_on
 from render.giganten_art import (
@@ -204,7 +207,9 @@ def static_base(lang: str, seats: int, finished: bool) -> Image.Image:
     """Everything that never changes for a language, seat count and stage of the game."""
     layout = Layout(seats)
     base = Image.new("RGB", (WIDTH, layout.height), PAPER)
-    base.paste(_landscape(), (0, GRID_Y - 26))
+    landscape = _landscape()
+    base.paste(landscape, (0, GRID_Y - 26))
+    carry_labels(base, landscape, (0, GRID_Y - 26))
     draw = ImageDraw.Draw(base)
     _draw_rail_frame(draw, lang, seats)
     _draw_company_frame(draw, layout, lang)
@@ -219,7 +224,7 @@ def _landscape() -> Image.Image:
     top = 26
     w, h = WIDTH, GRID_H + top + 2
     big = Image.new("RGB", (w * SUPER, h * SUPER), PAPER)
-    draw = ImageDraw.Draw(big)
+    draw = traced(big, "space")
     k = SUPER
     label = font(16 * k, True)
     for r, row in enumerate(ROWS):
@@ -243,7 +248,7 @@ def _landscape() -> Image.Image:
         draw.line([(x, top * k), (x, (top + GRID_H) * k)], fill=RULE, width=k)
     draw.rectangle((GRID_X * k, top * k, (GRID_X + GRID_W) * k, (top + GRID_H) * k),
                    outline=INK, width=2 * k)
-    return big.resize((w, h), Image.Resampling.LANCZOS)
+    return shrink(big, (w, h))
 
 
 def _terrain_mark(draw: ImageDraw.ImageDraw, terrain: str, x0: float, y0: float, k: int) -> None:

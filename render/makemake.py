@@ -28,22 +28,28 @@ from render.common import (
     PAPER,
     RGB,
     SEAT_NAMES,
+    Drawn,
+    carry_labels,
     changed_box,
     changed_hex,
+    drawn_labels,
     fit_text,
     font,
     key_line,
     known,
     legend_row,
+    note_labels,
     pairs,
     paste_centred,
     seat_colour,
     seat_colours,
     seat_names,
     seat_row_head,
+    shrink,
     sprite,
     status_line,
     text_lang,
+    traced,
 )
 from render.frames import draw_on
 from render.i18n import t
@@ -236,7 +242,7 @@ def site_pill(label: str, colour: str | None, offered: bool = False) -> Image.Im
         draw.rounded_rectangle(box, radius=h / 2 * k, fill=fill, outline=INK, width=2 * k)
         draw.text(((rim + w / 2) * k, (rim + h / 2 + 0.5) * k), label, font=font(15 * k, True),
                   fill=ink, anchor="mm")
-    return sprite(w + 2 * rim, h + 2 * rim, paint)
+    return sprite(w + 2 * rim, h + 2 * rim, paint, kind="space")
 
 
 # --- the static layers -------------------------------------------------------------------------
@@ -257,6 +263,7 @@ def static_layers(lang: str, seats: int) -> Layers:
     base.paste(_island(), (0, 0))
     overlay = _overlay()
     base.paste(overlay, (0, 0), overlay)
+    carry_labels(base, overlay, (0, 0))
     _draw_legend_frame(base, lang, seats)
     return Layers(base)
 
@@ -276,7 +283,7 @@ def _island() -> Image.Image:
 def _overlay() -> Image.Image:
     """Grid lines, sacred rings, hex labels and empty site pills on a transparent board."""
     big = Image.new("RGBA", (WIDTH * SUPER, BOARD_HEIGHT * SUPER), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(big)
+    draw = traced(big, "hex")
     label_font = font(22 * SUPER, True)
     for hex_id, xy in HEX_XY.items():
         cx, cy = point(xy, SUPER)
@@ -285,9 +292,12 @@ def _overlay() -> Image.Image:
         draw.polygon(corners((cx, cy), S * SUPER), outline=GRID, width=2 * SUPER)
         ink = WHITE if hex_id == CENTRE else INK
         draw.text((cx, cy - 38 * SUPER), hex_id, font=label_font, fill=ink, anchor="mm")
-    overlay = big.resize((WIDTH, BOARD_HEIGHT), Image.Resampling.LANCZOS)
+    overlay = shrink(big, (WIDTH, BOARD_HEIGHT))
     for site, xy in SITE_XY.items():
-        paste_centred(overlay, site_pill(site, None), point(xy))
+        pill = site_pill(site, None)
+        paste_centred(overlay, pill, point(xy))
+        x, y = point(xy)
+        carry_labels(overlay, pill, (round(x - pill.width / 2), round(y - pill.height / 2)))
     return overlay
 
 
@@ -409,6 +419,10 @@ def _territory_patch(hex_id: str, fill: RGB | None,
     patch = layer.convert("RGB")
     cover = _overlay().crop((left, top, right, bottom))
     patch.paste(cover, (0, 0), cover)
+    note_labels(patch, (Drawn(d.text, d.kind, (d.box[0] - left, d.box[1] - top,
+                                               d.box[2] - left, d.box[3] - top))
+                        for d in drawn_labels(_overlay()) if left < d.box[2]
+                        and d.box[0] < right and top < d.box[3] and d.box[1] < bottom))
     return patch, layer.getchannel("A"), (left, top)
 
 
