@@ -12,9 +12,10 @@ screenshot of that first screen: ``DIR/NN-table.png`` and ``DIR/NN-dm.png``.
 It reads from the page each picture's natural and shown width and each message's height, and
 reports per place (``table``, ``dm``), over the stages:
 
-- ``label_pt_min``: the smallest board label as shown, in CSS px (a phone's points): the
-  renderers' own label heights (:mod:`render.labels`, in image pixels) times shown width over
-  natural width. Without that module, every text a renderer drew counts as a label.
+- ``label_pt_min``: the smallest label as shown, in CSS px (a phone's points): the renderers'
+  own heights (:mod:`render.labels`, in image pixels) of the labels a player names (hexes,
+  ahu, spaces) and of the numbers on pieces, times the picture's shown width over its natural
+  width (a private picture is cut to its content, not scaled: its labels keep their heights).
 - ``table_screens``: the message's height over the phone screen's (844): at most 1.0 puts
   the board and the buttons on the first screen.
 
@@ -26,14 +27,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import sys
 import tempfile
-import threading
-from collections import defaultdict
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -136,61 +133,27 @@ def summary(shots: list[Shot]) -> dict[str, Any]:
 
 # --- the renderers' labels ----------------------------------------------------------------------
 
-class TextHeights:
-    """Without :mod:`render.labels`: the height of every text a renderer draws, by the size of
-    the picture it is drawn on (a board's static layer and its pieces share the board's size).
-    Installed before the first picture is drawn, so that cached layers are seen too."""
+def picture_labels(session: Any, place: str, lang: str, user_id: int) -> list[float]:
+    """The heights (image pixels) of the labels a player names and of the numbers on pieces
+    (:data:`render.labels.NAMED`) on the picture ``place`` shows now: the public board, or
+    the screen or hand of ``user_id``'s seat, drawn again while :mod:`render.labels` reads
+    it."""
+    from bot.games import game_ui
+    from render import labels
+    from render.__main__ import renderer
 
-    def __init__(self) -> None:
-        self.by_size: dict[tuple[int, int], list[float]] = defaultdict(list)
-        self._lock = threading.Lock()
-
-    @contextmanager
-    def installed(self) -> Iterator[TextHeights]:
-        from PIL import ImageDraw
-
-        from render import common, frames
-
-        originals = [(ImageDraw.ImageDraw, ImageDraw.ImageDraw.text),
-                     (common.Draw, common.Draw.text), (frames.SheetDraw, frames.SheetDraw.text)]
-        recorder = self
-
-        def wrap(original: Any) -> Any:
-            def text(draw: Any, xy: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
-                font = kwargs.get("font") if "font" in kwargs else (args[1] if len(args) > 1
-                                                                   else None)
-                canvas = getattr(draw, "image", None) or getattr(draw, "_image", None)
-                if canvas is not None:
-                    recorder.note(canvas.size, text, font)
-                return original(draw, xy, text, *args, **kwargs)
-            return text
-
-        for owner, original in originals:
-            owner.text = wrap(original)  # type: ignore[method-assign]
-        try:
-            yield self
-        finally:
-            for owner, original in originals:
-                owner.text = original  # type: ignore[method-assign]
-
-    def note(self, size: tuple[int, int], text: Any, font: Any) -> None:
-        if not isinstance(text, str) or not text.strip() or font is None \
-                or not hasattr(font, "getbbox"):
-            return
-        _, top, _, bottom = font.getbbox(text)
-        with self._lock:
-            self.by_size[tuple(size)].append(float(bottom - top))  # type: ignore[index]
-
-    def heights(self, natural: tuple[int, int] | None) -> list[float]:
-        return list(self.by_size.get(tuple(natural), [])) if natural else []  # type: ignore[arg-type]
-
-
-def renderer_labels() -> Any:
-    """:mod:`render.labels` when the renderers offer it, else None."""
-    try:
-        return importlib.import_module("render.labels")
-    except ModuleNotFoundError:
-        return None
+    ui = game_ui(session.row.game)
+    if place == "table":
+        drawer = renderer(session.row.game)
+        if drawer is None:
+            return []
+        picture = labels.read_one(drawer.board, session.view(None), lang)
+    else:
+        seat = session.seat_of(user_id)
+        if seat is None or not ui.has_screen():
+            return []
+        picture = labels.read_one(ui.screen_art(), session.view(seat.colour), seat.colour, lang)
+    return [float(label.height) for label in picture.of(labels.NAMED)]
 
 
 # --- the browser ----------------------------------------------------------------------------
@@ -262,9 +225,7 @@ async def run(game: str, out: Path, seed: int, lang: str, stages: int,
     from scripts import table_report as report
 
     out.mkdir(parents=True, exist_ok=True)
-    labels = renderer_labels()
-    texts = TextHeights()
-    with texts.installed(), tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder:
         clock = report.SimClock()
         settings = Settings(db_path=Path(folder) / "games.sqlite3", language=lang,
                             clock=clock, seed_source=lambda: seed, render_workers=0)
@@ -273,18 +234,16 @@ async def run(game: str, out: Path, seed: int, lang: str, stages: int,
             async with simcord.run(bot, settle_timeout=report.SETTLE_WITHIN) as env, \
                     Phone(chromium) as phone:
                 clock.env = env
-                shots = await _play(env, phone, game, out, seed, stages, labels, texts,
+                shots = await _play(env, phone, game, out, seed, stages, lang,
                                     game_ui(game).has_screen(), report)
         finally:
             if bot.store is not None:
                 await bot.store.close()
-    return {"game": game, **summary(shots), "label_source":
-            "render.labels" if labels is not None else "every text drawn",
-            "stages": [asdict(s) for s in shots]}
+    return {"game": game, **summary(shots), "stages": [asdict(s) for s in shots]}
 
 
 async def _play(env: Any, phone: Phone, game: str, out: Path, seed: int, stages: int,
-                labels: Any, texts: TextHeights, screens: bool, report: Any) -> list[Shot]:
+                lang: str, screens: bool, report: Any) -> list[Shot]:
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     members = [guild.add_member(env.create_user(f"player{i + 1}")) for i in range(3)]
@@ -322,7 +281,7 @@ async def _play(env: Any, phone: Phone, game: str, out: Path, seed: int, stages:
         if live is not None and live.id not in seen:
             seen.add(live.id)
             shots += await _stage(env, phone, table, members[0], live, len(seen), out,
-                                  labels, texts, session)
+                                  lang, session)
             if stages and len(seen) >= stages:
                 break
         if not await table.act(by_id[seat.user_id], session):
@@ -331,13 +290,13 @@ async def _play(env: Any, phone: Phone, game: str, out: Path, seed: int, stages:
 
 
 async def _stage(env: Any, phone: Phone, table: Any, member: Any, live: Any, number: int,
-                 out: Path, labels: Any, texts: TextHeights, session: Any) -> list[Shot]:
+                 out: Path, lang: str, session: Any) -> list[Shot]:
     """The table and the first player's latest DM at this stage's first decision."""
     found = []
     name = f"{number:02d}-table.png"
     measured = await phone.capture(env, table.home(), member, live, out / name)
     found.append(shot(number, "table", name, measured,
-                      _heights(labels, texts, session, "table", measured)))
+                      picture_labels(session, "table", lang, member.id)))
     dms = table.dm_messages(member)
     dm = _latest(dms, PICTURES["dm"]) or (dms[-1] if dms else None)
     if dm is not None:
@@ -345,20 +304,8 @@ async def _stage(env: Any, phone: Phone, table: Any, member: Any, live: Any, num
         measured = await phone.capture(env, member.user.dm_channel, member.user, dm,
                                        out / name)
         found.append(shot(number, "dm", name, measured,
-                          _heights(labels, texts, session, "dm", measured)))
+                          picture_labels(session, "dm", lang, member.id)))
     return found
-
-
-def _heights(labels: Any, texts: TextHeights, session: Any, place: str,
-             measured: dict[str, Any]) -> list[float]:
-    """The label heights (image pixels) of the picture the page shows: the renderers' own
-    when they offer them, else every text drawn on a picture of its size."""
-    images = sorted(measured.get("images") or [],
-                    key=lambda i: i["natural"][0] * i["natural"][1])
-    natural = tuple(images[-1]["natural"]) if images else None
-    if labels is not None and hasattr(labels, "heights_for"):
-        return list(labels.heights_for(session, place, natural))
-    return texts.heights(natural)  # type: ignore[arg-type]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,12 +4,9 @@ from the picture's natural and shown widths, a message's screens from its height
 from __future__ import annotations
 
 import pytest
-from PIL import Image
 
-from render.common import Draw, font
 from scripts.table_shots import (
     PHONE,
-    TextHeights,
     label_pt_min,
     shot,
     shown_px,
@@ -62,15 +59,3 @@ def test_the_summary_is_the_worst_stage_of_each_place() -> None:
                               "shots": 2}
     assert found["dm"]["label_pt_min"] == 8.0
     assert found["label_pt_min"] == 6.0 and found["table_screens"] == table_screens(900)
-
-
-def test_without_the_renderers_labels_every_text_drawn_counts() -> None:
-    texts = TextHeights()
-    with texts.installed():
-        picture = Image.new("RGB", (320, 200))
-        Draw(picture).text((10, 10), "K8", fill=(255, 255, 255), font=font(24, True))
-        Draw(picture).text((10, 60), "   ", fill=(255, 255, 255), font=font(24, True))
-    Draw(picture).text((10, 100), "M7", fill=(255, 255, 255), font=font(16, True))
-    heights = texts.heights((320, 200))
-    assert len(heights) == 1 and 12 < heights[0] <= 24, "drawn while installed, not blank"
-    assert texts.heights((10, 10)) == [] and texts.heights(None) == []
