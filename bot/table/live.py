@@ -36,6 +36,12 @@ from bot.table.words import (
 )
 from render.i18n import t
 
+LIVE_LOG_LINES = 4
+"""Log lines on the live message: with the board and the buttons it fits a phone's first
+screen (``scripts/table_shots.py`` measures it); a closed stage's message keeps its whole log
+(up to :data:`bot.constants.LOG_LINES`)."""
+
+
 # --- stages ----------------------------------------------------------------------------------
 
 def stage_key(session: Session, state: Any) -> str:
@@ -77,11 +83,11 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
     assert session.game is not None
     picture = _board(session, ui, session.game.state, names, renderer, lang, session.log)
     # a young stage's log starts with what came just before it, so its message reads on its own
-    earlier = max(0, start - 1 - max(0, LOG_LINES - len(steps)))
+    earlier = max(0, start - 1 - max(0, LIVE_LOG_LINES - len(steps)))
     steps = session.log[earlier:]
     embed = Embed(title=_title(session, ui, view, lang), description=_status(session, ui, view,
                                                                           lang, closed),
-                  fields=_fields(session, ui, view, steps, lang))
+                  fields=_fields(session, ui, view, steps, lang, most=LIVE_LOG_LINES))
     components = () if closed else tuple(table_components(session, ui, lang))
     return Post(embed=embed, picture=picture, components=components, seq=session.seq)
 
@@ -172,7 +178,10 @@ def _covers(shown: list[Component], legal: list[str]) -> bool:
 
 
 def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step],
-            lang: str, closed: bool = False) -> tuple[tuple[str, str], ...]:
+            lang: str, closed: bool = False,
+            most: int = LOG_LINES) -> tuple[tuple[str, str], ...]:
+    """What the embed says beside the board: the game's facts, the scores, and the latest
+    ``most`` lines of the log."""
     names = colour_names(session, lang)
     out: list[tuple[str, str]] = []
     facts = ui.facts(view, lang, names)
@@ -185,7 +194,7 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
         out.append((t("bot.table.scores", lang), cut(line, MAX_EMBED_FIELD)))
     lines = _log_lines(session, ui, steps, lang, names, closed)
     if lines:
-        shown = lines[-LOG_LINES:]
+        shown = lines[-most:]
         if len(lines) > len(shown):
             shown = ["…", *shown]
         text = "\n".join(shown)
