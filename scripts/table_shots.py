@@ -55,10 +55,21 @@ MEASURE = """() => {
     .filter(i => i.naturalWidth > 64)
     .map(i => ({natural: [i.naturalWidth, i.naturalHeight],
                 shown: [i.getBoundingClientRect().width, i.getBoundingClientRect().height]}));
-  return {height: Math.max(box.height, surface.scrollHeight), images};
+  const tall = (selector) => [...surface.querySelectorAll(selector)]
+    .reduce((sum, e) => sum + e.getBoundingClientRect().height, 0);
+  const parts = {content: tall('.message-content'), title: tall('.embed-title'),
+                 status: tall('.embed-description'), components: tall('.message-components'),
+                 pictures: tall('.message-attachments')};
+  surface.querySelectorAll('.embed-field').forEach(f => {
+    const name = f.querySelector('.embed-field-name');
+    parts[name ? name.textContent : 'field'] = f.getBoundingClientRect().height;
+  });
+  for (const key of Object.keys(parts)) parts[key] = Math.round(parts[key]);
+  return {height: Math.max(box.height, surface.scrollHeight), images, parts};
 }"""
-"""What the page tells: the focused message's height and its pictures' natural and shown
-sizes (CSS px)."""
+"""What the page tells: the focused message's height, its pictures' natural and shown sizes
+and the height of each of its parts (the embed's title, status and fields, the components,
+the pictures), in CSS px."""
 HIDE_WORKBENCH = "#toolbar { display: none !important; }"
 """The preview's own toolbar is not part of what a phone shows."""
 
@@ -98,6 +109,8 @@ class Shot:
     shown: tuple[float, float] | None
     label_pt_min: float | None
     table_screens: float
+    parts: dict[str, int]
+    """Where the height goes (CSS px by part), to see what to shorten."""
 
 
 def shot(stage: int, place: str, file: str, measured: dict[str, Any],
@@ -111,7 +124,8 @@ def shot(stage: int, place: str, file: str, measured: dict[str, Any],
     shown = tuple(picture["shown"]) if picture else None
     smallest = label_pt_min(heights, natural[0], shown[0]) if natural and shown else None
     return Shot(stage, place, file, round(measured["height"], 1), natural,  # type: ignore[arg-type]
-                shown, smallest, table_screens(measured["height"]))
+                shown, smallest, table_screens(measured["height"]),
+                dict(measured.get("parts") or {}))
 
 
 def summary(shots: list[Shot]) -> dict[str, Any]:

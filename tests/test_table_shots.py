@@ -38,11 +38,13 @@ def test_a_message_taller_than_the_phone_takes_more_than_one_screen() -> None:
 def test_a_shot_reads_the_largest_picture_of_the_message() -> None:
     measured = {"height": 900.4, "images": [
         {"natural": [96, 96], "shown": [40, 40]},  # an avatar
-        {"natural": [1383, 1530], "shown": [302, 334]}]}
+        {"natural": [1383, 1530], "shown": [302, 334]}], "parts": {"pictures": 334,
+                                                                   "Scores": 48}}
     found = shot(3, "table", "03-table.png", measured, [32.0, 24.0])
     assert found.natural == (1383, 1530) and found.shown == (302, 334)
     assert found.label_pt_min == pytest.approx(24 * 302 / 1383, abs=0.01)
     assert found.table_screens == table_screens(900.4) > 1.0
+    assert found.parts == {"pictures": 334, "Scores": 48}, "where the height goes"
     bare = shot(1, "dm", "01-dm.png", {"height": 120, "images": []}, [30.0])
     assert bare.label_pt_min is None and bare.natural is None
 
