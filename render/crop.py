@@ -16,10 +16,14 @@ from PIL import Image, ImageChops
 
 MARGIN = 12
 """Pixels of background kept around the content."""
+WORTH = 0.05
+"""The least share of the width or the height a cut must save: a smaller one is not worth
+encoding the picture again (the renderers' band cache made the first encoding cheap)."""
 
 
 def trim(png: bytes, margin: int = MARGIN) -> bytes:
-    """``png`` cut to its content plus ``margin`` (unchanged when there is nothing to cut)."""
+    """``png`` cut to its content plus ``margin`` (unchanged when that would save less than
+    :data:`WORTH` of its width and of its height)."""
     with Image.open(io.BytesIO(png)) as image:
         image.load()
         rgb = image.convert("RGB")
@@ -30,10 +34,10 @@ def trim(png: bytes, margin: int = MARGIN) -> bytes:
         left, top, right, bottom = (max(0, box[0] - margin), max(0, box[1] - margin),
                                     min(image.width, box[2] + margin),
                                     min(image.height, box[3] + margin))
-        if (left, top, right, bottom) == (0, 0, image.width, image.height):
+        if right - left > image.width * (1 - WORTH) and bottom - top > image.height * (1 - WORTH):
             return png
         out = io.BytesIO()
-        image.crop((left, top, right, bottom)).save(out, "PNG", optimize=True)
+        image.crop((left, top, right, bottom)).save(out, "PNG")
         return out.getvalue()
 
 

@@ -42,6 +42,9 @@ def test_a_full_or_blank_picture_stays_as_it_is() -> None:
     edge.paste((9, 9, 9), (0, 0, 50, 1))
     edge.paste((9, 9, 9), (0, 19, 50, 20))
     assert trim(_png(edge)) == _png(edge)  # content up to the edges
+    nearly = Image.new("RGB", (400, 300), (1, 2, 3))
+    nearly.paste((9, 9, 9), (MARGIN + 4, MARGIN + 4, 400 - MARGIN - 4, 300 - MARGIN - 4))
+    assert trim(_png(nearly)) == _png(nearly), "a cut of a few pixels is not worth it"
     assert cropped(lambda: None) is None
 
 
