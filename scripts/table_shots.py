@@ -37,6 +37,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import simcord
+
+from bot import create_bot
+from bot.games import game_ui, playable
+from bot.settings import Settings
+from render import labels
+from render.__main__ import renderer
+from scripts import table_report as report
+
 PHONE = (390, 844)
 """A phone's screen in CSS px (points)."""
 SCALE = 3
@@ -152,10 +161,6 @@ def picture_labels(session: Any, place: str, lang: str, user_id: int) -> list[fl
     (:data:`render.labels.NAMED`) on the picture ``place`` shows now: the public board, or
     the screen or hand of ``user_id``'s seat, drawn again while :mod:`render.labels` reads
     it."""
-    from bot.games import game_ui
-    from render import labels
-    from render.__main__ import renderer
-
     ui = game_ui(session.row.game)
     if place == "table":
         drawer = renderer(session.row.game)
@@ -181,6 +186,7 @@ class Phone:
         self.browser: Any = None
 
     async def __aenter__(self) -> Phone:
+        # imported here: only the screenshots need Playwright, not the measures' tests
         from playwright.async_api import async_playwright
 
         self._playwright = await async_playwright().start()
@@ -231,13 +237,6 @@ def _latest(messages: list[Any], filename: str) -> Any:
 
 async def run(game: str, out: Path, seed: int, lang: str, stages: int,
               chromium: str) -> dict[str, Any]:
-    import simcord
-
-    from bot import create_bot
-    from bot.games import game_ui
-    from bot.settings import Settings
-    from scripts import table_report as report
-
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         clock = report.SimClock()
@@ -249,7 +248,7 @@ async def run(game: str, out: Path, seed: int, lang: str, stages: int,
                     Phone(chromium) as phone:
                 clock.env = env
                 shots = await _play(env, phone, game, out, seed, stages, lang,
-                                    game_ui(game).has_screen(), report)
+                                    game_ui(game).has_screen())
         finally:
             if bot.store is not None:
                 await bot.store.close()
@@ -257,7 +256,7 @@ async def run(game: str, out: Path, seed: int, lang: str, stages: int,
 
 
 async def _play(env: Any, phone: Phone, game: str, out: Path, seed: int, stages: int,
-                lang: str, screens: bool, report: Any) -> list[Shot]:
+                lang: str, screens: bool) -> list[Shot]:
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     members = [guild.add_member(env.create_user(f"player{i + 1}")) for i in range(3)]
@@ -323,8 +322,6 @@ async def _stage(env: Any, phone: Phone, table: Any, member: Any, live: Any, num
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.games import playable
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=playable())
     parser.add_argument("--out", required=True, type=Path, help="the folder for the PNGs")
