@@ -10,6 +10,9 @@ desktop), an attachment at the message's width (302 px on a 390-point phone in t
 preview). A Components V2 media gallery was measured too: 302 px at the top level, 265 px in a
 container, so no wider than the attachment, while a V2 message can carry neither content nor
 embed and would change every message the table sends; the attachment keeps the message's shape.
+What V2 would add is order and small type: a header, the gallery, the buttons, then the facts,
+scores and log as subtext measured 1.01 phone screens for a Giants stage this layout shows in
+1.22, with the board and the buttons always on the first screen.
 """
 
 from __future__ import annotations
