@@ -237,11 +237,16 @@ def shrink(big: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 
 @contextmanager
-def labelling(image: Image.Image, kind: str) -> Iterator[None]:
-    """The texts drawn on ``image`` meanwhile are labels of ``kind`` (:data:`KINDS`), on a
-    static layer as on a picture recorded by :mod:`render.frames`."""
+def labelling(target: Image.Image | ImageDraw.ImageDraw, kind: str) -> Iterator[None]:
+    """The texts drawn on ``target`` (a picture, or the draw of one, as a sprite's painter
+    gets) meanwhile are labels of ``kind`` (:data:`KINDS`), on a static layer as on a picture
+    recorded by :mod:`render.frames`."""
     if kind not in KINDS:
         raise ValueError(f"unknown label kind {kind!r}")
+    image = getattr(target, "picture", target)
+    if not isinstance(image, Image.Image):  # a plain draw: nothing notes its texts
+        yield
+        return
     before = image.info.get(KIND)
     image.info[KIND] = kind
     try:

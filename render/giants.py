@@ -11,7 +11,7 @@ what the public view holds: an erected moai's base stays grey unless the view na
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -49,9 +49,10 @@ from render.common import (
     text_length,
     traced,
 )
+from render.focus import focus_box, top_of
 from render.frames import draw_on
 from render.i18n import t
-from render.palette import Design, Palette, build
+from render.palette import Design, Palette, build, encode
 from rules.data import load
 
 S = 47
@@ -147,9 +148,15 @@ class AhuSpot:
     lines: tuple[str, ...]
 
 
+AHU_FONT = 22
+"""An ahu's name's size: its small letters (all it has) are 12 px tall, like the hexes'
+labels."""
+AHU_LINE = 21
+
+
 def _name_lines(name: str, width: float) -> tuple[str, ...]:
     """An ahu id broken after hyphens so that each line fits ``width`` pixels."""
-    face = font(16)
+    face = font(AHU_FONT)
     parts = [p + "-" for p in name.split("-")]
     parts[-1] = parts[-1][:-1]
     lines: list[str] = []
@@ -196,9 +203,9 @@ _LAND = frozenset(HEX_CR.values())
 
 
 def _block_box(centre: tuple[float, float], lines: tuple[str, ...]) -> Box:
-    face = font(16)
+    face = font(AHU_FONT)
     width = max([face.getlength(line) for line in lines] + [46.0])
-    height = 18 * len(lines) + 24
+    height = AHU_LINE * len(lines) + 24
     x, y = centre
     return (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
 
@@ -225,7 +232,7 @@ def _search(start: tuple[float, float], u: tuple[float, float], width: float, he
     """The nearest free place for a box, out to sea from ``start``: off the land, clear of the
     boxes in ``clear`` and inside the picture; straight out along ``u`` is preferred."""
     perp = (-u[1], u[0])
-    tries = sorted(((step, side) for step in range(0, 220, 3) for side in range(-90, 91, 6)),
+    tries = sorted(((step, side) for step in range(0, 300, 3) for side in range(-150, 151, 6)),
                    key=lambda p: math.hypot(p[0], 1.3 * p[1]))
     for step, side in tries:
         centre = (start[0] + u[0] * step + perp[0] * side,
@@ -313,7 +320,7 @@ def _island() -> Image.Image:
         centre = cell_centre(col, row, SUPER)
         draw.polygon(corners(centre, S * SUPER), fill=KIND_FILL[HEX_KIND[label]],
                      outline=GRID, width=2 * SUPER)
-        draw.text((centre[0], centre[1] - 31 * SUPER), label, font=label_font, fill=INK,
+        draw.text((centre[0], centre[1] - LABEL_DY * SUPER), label, font=label_font, fill=INK,
                   anchor="mm")
     for spot in ahu_spots().values():
         ax, ay = spot.anchor
@@ -355,13 +362,14 @@ def _leader_end(spot: AhuSpot) -> tuple[float, float] | None:
 def _draw_ahu_text(image: Image.Image, draw: ImageDraw.ImageDraw, ahu_id: str,
                    spot: AhuSpot) -> None:
     """An ahu's name (its id, as typed in commands) over its black and red values."""
-    face = font(16)
+    face = font(AHU_FONT)
     x, y = spot.block
-    height = 18 * len(spot.lines) + 24
+    height = AHU_LINE * len(spot.lines) + 24
     top = y - height / 2
     for i, line in enumerate(spot.lines):
-        draw.text((x, top + 9 + 18 * i), line, font=face, fill=SEA_TEXT, anchor="mm")
-    badges_y = top + 18 * len(spot.lines) + 13
+        draw.text((x, top + AHU_LINE / 2 + AHU_LINE * i), line, font=face, fill=SEA_TEXT,
+                  anchor="mm")
+    badges_y = top + AHU_LINE * len(spot.lines) + 13
     data = AHU_DATA[ahu_id]
     for value, red, dx in ((data["black"], False, -12), (data["red"], True, 12)):
         badge = art.value_badge(value, red)
@@ -461,12 +469,40 @@ def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str,
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
-          highlight: frozenset[str] = frozenset(), frame: Hashable = None) -> bytes:
+          highlight: frozenset[str] = frozenset(), frame: Hashable = None,
+          legend: bool = True) -> bytes:
     """PNG bytes of the public board (or of the board as the view's seat sees it), with what
     changed (``highlight``) ringed; ``frame`` names the stream of boards it follows (see
-    :mod:`render.frames`)."""
-    return frames.picture(frame, _base(view, lang), palette(),
+    :mod:`render.frames`). Without ``legend``, the island alone: the status line, the
+    players' table and the key are left to the message's text."""
+    base = _base(view, lang)
+    if not legend:
+        base = top_of(base, BOARD_HEIGHT)
+    return frames.picture(frame, base, palette(),
                           lambda image: _paint(image, view, lang, names, highlight))
+
+
+def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
+          names: dict[str, str] | None = None, *,
+          highlight: frozenset[str] = frozenset()) -> bytes:
+    """PNG bytes of the part of the board around ``places`` (labels of its hexes and ahus: what a
+    decision is about), large enough to read on a phone (see :mod:`render.focus`)."""
+    box = place_box(places)
+    return encode(palette(), canvas(view, lang, names, highlight=highlight).crop(box))
+
+
+def place_box(places: Iterable[str]) -> Box:
+    """The part of the board :func:`focus` shows for ``places`` (hexes and ahus; others are
+    ignored)."""
+    spots = ahu_spots()
+    points: list[tuple[float, float]] = []
+    for place in places:
+        if place in HEX_CR:
+            points.append(hex_centre(place))
+        elif place in spots:
+            points += [spots[place].slot, spots[place].block]
+    box = focus_box(points, (WIDTH, BOARD_HEIGHT))
+    return box
 
 
 def item_number(item_id: str) -> int:
@@ -638,7 +674,24 @@ def _draw_changed_hexes(image: Image.Image, highlight: frozenset[str]) -> None:
     """A ring just inside each changed hex's edge. It goes under the chips: a crowded hex's
     chips reach over its edge (and a neighbour's over it), and they must stay readable."""
     for label in known(highlight, HEX_CR):
-        paste_centred(image, changed_hex(S - 1, 4, 2), hex_centre(label))
+        paste_centred(image, _changed_ring(), hex_centre(label))
+
+
+LABEL_DY = 31
+"""How far above a hex's centre its label's middle lies."""
+
+
+@cache
+def _changed_ring() -> Image.Image:
+    """The ring of a changed hex, open at the top where the hex's label is (a ring closed
+    there crossed the label's ends), and kept off the hex's edge (the labels of the hexes
+    below it reach up to that edge)."""
+    ring = changed_hex(S - 3, 4, 2).copy()
+    cx, cy = ring.width / 2, ring.height / 2 - LABEL_DY
+    widest = max(text_length(font(16, True), label) for label in HEX_CR) / 2 + 4
+    ring.paste((0, 0, 0, 0), (math.floor(cx - widest), math.floor(cy - 10),
+                              math.ceil(cx + widest), math.ceil(cy + 10)))
+    return ring
 
 
 def _ring_tray(image: Image.Image, tray: Box) -> None:

@@ -36,7 +36,14 @@ from render.i18n import t
 from render.palette import Design, Palette, build
 from rules.data import load
 
-WIDTH = 1200
+WIDTH = 480
+"""The screen's width: its content's, narrow enough that a phone shows the numbers on its
+pieces (16 px digits) at least 7 px tall at 340 px across."""
+PIECE_W = (WIDTH - 48) // 2
+"""A piece with its word takes half a line: two to a line, in every language."""
+PIECE_H = 40
+BEHIND_H = 72 + 3 * PIECE_H
+"""The panel behind the screen: its title, the urn, and three lines of two pieces."""
 MUTED: RGB = (96, 96, 104)
 PANEL: RGB = (238, 234, 224)
 LINE_H = 40
@@ -76,8 +83,13 @@ def screen_base(view: dict[str, Any], seat: str) -> Image.Image:
         raise ValueError(f"the view is not {seat}'s own view")
     owned, peeked = _known_moai(view, seat)
     front = view["players"][seat]["front"]
-    return blank(WIDTH, 246 + (FRONT_H if front else 0) + _list_height(owned, True) + (
-        _list_height(peeked, False) if peeked else 0))
+    return blank(WIDTH, 84 + BEHIND_H + _secrets_height(view) + (FRONT_H if front else 0)
+                 + _list_height(owned, True) + (_list_height(peeked, False) if peeked else 0))
+
+
+def _secrets_height(view: dict[str, Any]) -> int:
+    """The sealed bid takes a line and two lines of pieces; an answer or the score a line."""
+    return 50 + (2 * PIECE_H if view.get("my_bid") else 0)
 
 
 def paint_screen(image: Image.Image, view: dict[str, Any], seat: str, lang: str) -> None:
@@ -90,12 +102,14 @@ def paint_screen(image: Image.Image, view: dict[str, Any], seat: str, lang: str)
     title = t("render.giants.screen.title", lang, name=colour_name(seat, lang))
     sub = t("render.round", lang, round=view["round"])  # no phase: a screen is redrawn only
     # when what it holds changes (the table says the phase)
-    draw.text((24, 32), fit_text(title, font(28, True, lang), 700), font=font(28, True, lang),
+    sub = fit_text(sub, font(20, lang=lang), 120)
+    room = WIDTH - 60 - text_length(font(20, lang=lang), sub)
+    draw.text((24, 32), fit_text(title, font(22, True, lang), room), font=font(22, True, lang),
               fill=pal.ink, anchor="lm")
     draw.text((WIDTH - 24, 32), sub, font=font(20, lang=lang), fill=pal.ink, anchor="rm")
     _behind_screen(image, draw, view, seat, lang, 84)
-    _secrets(image, draw, view, seat, lang, 186)
-    y = 236
+    _secrets(image, draw, view, seat, lang, 84 + BEHIND_H + 12)
+    y = 84 + BEHIND_H + _secrets_height(view)
     if front:
         _front(image, draw, view, front, lang, y)
         y += FRONT_H
@@ -122,22 +136,33 @@ def _known_moai(view: dict[str, Any], seat: str) -> tuple[list[str], list[str]]:
 
 
 def _piece(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float,
-           picture: Image.Image, text: str, lang: str = "en") -> float:
-    """A picture with its count or word beside it; returns where the next one starts."""
+           picture: Image.Image, text: str, lang: str = "en",
+           room: float = WIDTH) -> float:
+    """A picture with its count or word beside it (cut to ``room`` pixels with the
+    picture); returns where the next one starts."""
     image.paste(picture, (round(x), round(y - picture.height / 2)), picture)
     x += picture.width + 6
     face = font(20, True, lang)
+    text = fit_text(text, face, room - picture.width - 14)
     draw.text((x, y), text, font=face, fill=INK, anchor="lm")
     return x + text_length(face, text) + 28
 
 
-COLUMNS = 3
+def _pieces(image: Image.Image, draw: ImageDraw.ImageDraw, top: float,
+            pieces: list[tuple[Image.Image, str]], lang: str) -> None:
+    """Pieces with their words, two to a line from ``top`` (the first line's middle)."""
+    for n, (picture, text) in enumerate(pieces):
+        _piece(image, draw, 32 + (n % 2) * PIECE_W, top + (n // 2) * PIECE_H, picture, text,
+               lang, PIECE_W - 12)
+
+
+COLUMNS = 1
 ENTRY_W = (WIDTH - 48) // COLUMNS
 ENTRY_H = 62
 
 
 def _list_height(ahus: list[str], always: bool) -> int:
-    """Height of a titled list of moai, three to a line."""
+    """Height of a titled list of moai, one to a line."""
     entries = len(ahus) or (1 if always else 0)
     return 40 + -(-entries // COLUMNS) * ENTRY_H
 
@@ -146,27 +171,25 @@ def _behind_screen(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
                    seat: str, lang: str, top: int) -> None:
     """Figures, markers, logs and bases behind the screen, then what is left in the urn."""
     box = view["screen"]
-    draw.rounded_rectangle((16, top, WIDTH - 16, top + 90), radius=10, fill=PANEL)
+    draw.rounded_rectangle((16, top, WIDTH - 16, top + BEHIND_H - 8), radius=10, fill=PANEL)
     draw.text((32, top + 20), t("render.giants.screen.behind", lang),
               font=font(18, True, lang), fill=MUTED, anchor="lm")
-    y = top + 58
-    x = _piece(image, draw, 32.0, y, art.counted("worker", seat, box["workers"]),
-               t("render.giants.screen.workers", lang), lang)
-    word = "render.giants.screen.{}"
-    x = _piece(image, draw, x, y, art.figures(seat, 0, True, False),
-               t(word.format("here" if box["sorcerer"] else "away"), lang), lang)
-    x = _piece(image, draw, x, y, art.figures(seat, 0, False, True),
-               t(word.format("here" if box["chief"] else "away"), lang), lang)
-    x = _piece(image, draw, x, y, art.counted("marker", seat, box["markers"]),
-               t("render.giants.screen.markers", lang), lang)
-    x = _piece(image, draw, x, y, art.logs(box["logs"]), t("render.giants.key.logs", lang),
-               lang)
-    _piece(image, draw, x, y, art.reservation(seat),
-           t("render.giants.screen.bases", lang, count=box["bases"]), lang)
     urn = view["urn"]
-    draw.text((WIDTH - 32, top + 20),
-              t("render.giants.screen.urn", lang, workers=urn["workers"], markers=urn["markers"]),
-              font=font(18, lang=lang), fill=INK, anchor="rm")
+    face = font(18, lang=lang)
+    draw.text((32, top + 46), fit_text(t("render.giants.screen.urn", lang,
+                                         workers=urn["workers"], markers=urn["markers"]),
+                                       face, WIDTH - 64), font=face, fill=INK, anchor="lm")
+    word = "render.giants.screen.{}"
+    _pieces(image, draw, top + 72 + PIECE_H / 2 - 4, [
+        (art.counted("worker", seat, box["workers"]), t("render.giants.screen.workers", lang)),
+        (art.figures(seat, 0, True, False),
+         t(word.format("here" if box["sorcerer"] else "away"), lang)),
+        (art.figures(seat, 0, False, True),
+         t(word.format("here" if box["chief"] else "away"), lang)),
+        (art.counted("marker", seat, box["markers"]), t("render.giants.screen.markers", lang)),
+        (art.logs(box["logs"]), t("render.giants.key.logs", lang)),
+        (art.reservation(seat), t("render.giants.screen.bases", lang, count=box["bases"]))],
+        lang)
 
 
 def _secrets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: str,
@@ -178,15 +201,14 @@ def _secrets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
     bid, answer = view.get("my_bid"), view.get("my_endround")
     if bid:
         text = t("render.giants.screen.bid", lang)
-        draw.text((32, y), text, font=face, fill=INK, anchor="lm")
-        x = 44 + text_length(face, text)
-        x = _piece(image, draw, x, y, art.counted("marker", seat, bid["markers"]),
-                   t("render.giants.screen.markers", lang), lang)
-        x = _piece(image, draw, x, y, art.counted("worker", seat, bid["workers"]),
-                   t("render.giants.screen.workers", lang), lang)
+        draw.text((32, y), fit_text(text, face, WIDTH - 64), font=face, fill=INK, anchor="lm")
+        pieces = [(art.counted("marker", seat, bid["markers"]),
+                   t("render.giants.screen.markers", lang)),
+                  (art.counted("worker", seat, bid["workers"]),
+                   t("render.giants.screen.workers", lang))]
         if bid["chief"] or bid["sorcerer"]:
-            _piece(image, draw, x, y, art.figures(seat, 0, bool(bid["sorcerer"]),
-                                                  bool(bid["chief"])), "")
+            pieces.append((art.figures(seat, 0, bool(bid["sorcerer"]), bool(bid["chief"])), ""))
+        _pieces(image, draw, y + PIECE_H, pieces, lang)
     elif answer is not None:
         text = t("render.giants.screen.answer", lang, mark=answer["mark"] or "-",
                  recall=answer["recall"] or "-")
@@ -194,7 +216,7 @@ def _secrets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
     else:
         text = t("render.giants.screen.prestige", lang, prestige=view["scores"][seat],
                  rongo=view["players"][seat]["rongo"])
-        draw.text((32, y), text, font=face, fill=INK, anchor="lm")
+        draw.text((32, y), fit_text(text, face, WIDTH - 64), font=face, fill=INK, anchor="lm")
 
 
 def _front(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
@@ -222,8 +244,8 @@ def _front(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
 
 def _moai_list(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                lang: str, ahus: list[str], own: bool, top: int) -> int:
-    """The seat's own moai (ahu, size, points) or the owners it knows of others' moai, three
-    to a line; returns where the next part starts."""
+    """The seat's own moai (ahu, size, points) or the owners it knows of others' moai, one to a
+    line; returns where the next part starts."""
     title = "render.giants.screen.mine" if own else "render.giants.screen.known"
     draw.text((32, top + 14), t(title, lang), font=font(18, True, lang), fill=MUTED,
               anchor="lm")

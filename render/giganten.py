@@ -9,7 +9,7 @@ comes from the view, so a public image cannot show a secret.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -41,6 +41,7 @@ from render.common import (
     text_lang,
     traced,
 )
+from render.focus import focus_box, top_of
 from render.frames import draw_on
 from render.giganten_art import (
     BLACK_LOCO,
@@ -72,7 +73,7 @@ from render.giganten_art import (
 )
 from render.giganten_hand import hand_base, hand_palette, paint_hand
 from render.i18n import number, t
-from render.palette import Design, Palette, build
+from render.palette import Design, Palette, build, encode
 from rules.data import load
 
 DATA = load("giganten_data.json")
@@ -411,12 +412,33 @@ def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str,
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
-          highlight: frozenset[str] = frozenset(), frame: Hashable = None) -> bytes:
+          highlight: frozenset[str] = frozenset(), frame: Hashable = None,
+          legend: bool = True) -> bytes:
     """PNG bytes of the board as ``view`` shows it (a spectator's view: the public board), with
     what changed (``highlight``) ringed; ``frame`` names the stream of boards it follows (see
-    :mod:`render.frames`)."""
-    return frames.picture(frame, _base(view, lang), palette(),
+    :mod:`render.frames`). Without ``legend``, the landscape, the rail and the companies
+    alone: the players' table and the key are left to the message's text."""
+    base = _base(view, lang)
+    if not legend:
+        base = top_of(base, Layout(len(view["seats"])).legend_y - 8)
+    return frames.picture(frame, base, palette(),
                           lambda image: _paint(image, view, lang, names, highlight))
+
+
+def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
+          names: dict[str, str] | None = None, *,
+          highlight: frozenset[str] = frozenset()) -> bytes:
+    """PNG bytes of the part of the board around ``places`` (labels of its spaces: what a
+    decision is about), large enough to read on a phone (see :mod:`render.focus`)."""
+    return encode(palette(), canvas(view, lang, names, highlight=highlight).crop(
+        place_box(view, places)))
+
+
+def place_box(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int, int, int]:
+    """The part of the board :func:`focus` shows for ``places`` (spaces; others are
+    ignored): within the landscape."""
+    points = [cell_centre(p) for p in places if p in GRID]
+    return focus_box(points, (WIDTH, GRID_Y + GRID_H + 8))
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",

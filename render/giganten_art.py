@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, RGB, fit_text, font, mix, seat_colour, sprite, text_lang
+from render.common import INK, RGB, fit_text, font, labelling, mix, seat_colour, sprite, text_lang
 from render.i18n import t
 from rules.data import load
 
@@ -67,8 +67,9 @@ def hidden_tile(label: str, kind: int, value: int | None, peekers: tuple[str, ..
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rounded_rectangle((0, 0, size * k - 1, size * k - 1), radius=6 * k,
                                fill=TILE_FILL[kind], outline=INK, width=2 * k)
-        draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=WHITE,
-                  anchor="mm")
+        with labelling(draw, "space"):
+            draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=WHITE,
+                      anchor="mm")
         if value is not None:
             cx, cy = size / 2, 27
             draw.ellipse(((cx - 9) * k, (cy - 9) * k, (cx + 9) * k, (cy + 9) * k),
@@ -97,7 +98,9 @@ def derrick(label: str, owner: str, chips: int) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rounded_rectangle((0, 0, size * k - 1, size * k - 1), radius=6 * k, fill=pal.tint,
                                outline=pal.fill, width=3 * k)
-        draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=INK, anchor="mm")
+        with labelling(draw, "space"):
+            draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=INK,
+                      anchor="mm")
         _derrick_shape(draw, 13 * k, 18 * k, 24 * k, pal.fill, INK, k)
         draw.ellipse((23 * k, 20 * k, 43 * k, 40 * k), fill=OIL, outline=WHITE, width=k)
         draw.text((33 * k, 30.5 * k), str(chips), font=font(15 * k, True), fill=WHITE,

@@ -26,6 +26,7 @@ from render.common import (
     seat_names,
     swatch,
     text_lang,
+    text_length,
 )
 from render.frames import draw_on
 from render.giganten_art import (
@@ -40,7 +41,6 @@ from render.giganten_art import (
     MUTED,
     TILE_FILL,
     WHITE,
-    WIDTH,
     action_card,
     card_lines,
     hidden_tile,
@@ -50,7 +50,9 @@ from render.i18n import t
 from render.palette import Design, Palette, build
 
 MARGIN = 24
-CARD_STEP = 62
+HAND_WIDTH = 500
+"""The hand's width: its content's, narrow enough that a phone shows its smallest text (15 px)
+at least 7 px tall at 340 px across."""
 TILE_STEP = 96
 SECTION_GAP = 22
 
@@ -87,9 +89,9 @@ def hand_base(view: dict[str, Any], seat: str) -> Image.Image:
     if not you or you["seat"] != seat:
         raise ValueError(f"the view is not {seat}'s own view")
     peeked: list[str] = view["players"][seat]["peeked"]
-    per_row = (WIDTH - 2 * MARGIN) // TILE_STEP
+    per_row = (HAND_WIDTH - 2 * MARGIN) // TILE_STEP
     tile_rows = max(1, -(-len(peeked) // per_row))
-    return blank(WIDTH, 70 + 40 + 90 + SECTION_GAP + 40 + tile_rows * 90 + SECTION_GAP + 40
+    return blank(HAND_WIDTH, 70 + 40 + 90 + SECTION_GAP + 40 + tile_rows * 90 + SECTION_GAP + 40
                  + CARD_H + 30)
 
 
@@ -100,30 +102,35 @@ def paint_hand(image: Image.Image, view: dict[str, Any], seat: str, lang: str,
     shown = seat_names(view["seats"], lang, names)
     licences: list[int] = you["licences"]
     peeked: list[str] = view["players"][seat]["peeked"]
-    per_row = (WIDTH - 2 * MARGIN) // TILE_STEP
+    per_row = (HAND_WIDTH - 2 * MARGIN) // TILE_STEP
     tile_rows = max(1, -(-len(peeked) // per_row))
     draw = draw_on(image)
     head, plain = font(20, True, lang), font(17, lang=lang)
 
     swatch(draw, (MARGIN, 20, MARGIN + 30, 50), seat)
     title = t("render.giganten.hand.title", lang, name=shown[seat])
-    bold = font(26, True, text_lang(title, lang))
-    draw.text((MARGIN + 44, 35), fit_text(title, bold, 700), font=bold, fill=INK, anchor="lm")
+    bold = font(24, True, text_lang(title, lang))
     when = t("render.round", lang, round=view["round"])  # no phase: the hand is redrawn only
     # when what it holds changes, and the round (the table says the phase)
-    draw.text((WIDTH - MARGIN, 35), fit_text(when, plain, 440), font=plain, fill=MUTED,
-              anchor="rm")
+    when = fit_text(when, plain, 140)
+    room = HAND_WIDTH - 2 * MARGIN - 44 - 12 - plain.getlength(when)
+    draw.text((MARGIN + 44, 35), fit_text(title, bold, room), font=bold, fill=INK, anchor="lm")
+    draw.text((HAND_WIDTH - MARGIN, 35), when, font=plain, fill=MUTED, anchor="rm")
 
     y = 90
     text = (t("render.giganten.hand.licences", lang, count=len(licences),
               ones=licences.count(1), twos=licences.count(2), total=sum(licences))
             if licences else t("render.giganten.hand.no_licences", lang))
-    draw.text((MARGIN, y), text, font=head, fill=INK, anchor="lm")
+    draw.text((MARGIN, y), fit_text(text, head, HAND_WIDTH - 2 * MARGIN), font=head, fill=INK,
+              anchor="lm")
     y += 24
-    step = CARD_STEP if len(licences) < 2 else min(
-        CARD_STEP, (WIDTH - 2 * MARGIN - 54) / (len(licences) - 1))
-    for i, value in enumerate(licences):
-        paste_centred(image, licence_card(value), (MARGIN + 27 + i * step, y + 40))
+    # one card of each value with how many: cards laid over each other covered their numbers
+    left = MARGIN
+    for value in sorted(set(licences)):
+        paste_centred(image, licence_card(value), (left + 27, y + 40))
+        count = f"× {licences.count(value)}"
+        draw.text((left + 64, y + 40), count, font=font(26, True), fill=INK, anchor="lm")
+        left += 64 + round(text_length(font(26, True), count)) + 30
     y += 90 + SECTION_GAP
 
     draw.text((MARGIN, y), t("render.giganten.hand.peeked", lang), font=head, fill=INK,

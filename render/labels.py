@@ -39,6 +39,14 @@ NAMED = frozenset({"hex", "ahu", "space", "number"})
 """The kinds a player must read to decide: the labels they name in moves (hexes, ahus,
 spaces) and the numbers on pieces."""
 
+PHONE_WIDTH = 340
+"""CSS pixels across that a phone (390 points wide) shows a picture at the message's full
+width."""
+MIN_SHOWN = 7
+"""The least height, in CSS pixels, that a label must have there to be read."""
+ALL = frozenset({"hex", "ahu", "space", "field", "number", "text"})
+"""Every kind of label."""
+
 BAND = 64
 """Rows per bucket when operations are looked up by the rows they reach."""
 
@@ -100,9 +108,28 @@ class Picture:
         """Its labels of ``kinds`` that something drawn later covers."""
         return [label for label in self.of(kinds) if label.covered_by is not None]
 
-    def shown_height(self, label: Label, shown_width: float) -> float:
-        """``label``'s height when the picture is shown ``shown_width`` pixels wide."""
-        return label.height * shown_width / self.size[0]
+    def shown_height(self, label: Label, shown_width: float = PHONE_WIDTH) -> float:
+        """``label``'s height when the picture is shown ``shown_width`` pixels wide (a picture
+        narrower than that is shown as it is)."""
+        return label.height * min(1.0, shown_width / self.size[0])
+
+    def cropped(self, box: Box) -> Picture:
+        """The labels of the part ``box`` of the picture (a focus: see :mod:`render.focus`),
+        in its pixels: those wholly inside it."""
+        x, y = box[0], box[1]
+        return Picture((box[2] - box[0], box[3] - box[1]), tuple(
+            Label(label.text, label.kind, (label.box[0] - x, label.box[1] - y,
+                                           label.box[2] - x, label.box[3] - y),
+                  label.covered_by, label.index)
+            for label in self.labels if box[0] <= label.box[0] and box[1] <= label.box[1]
+            and label.box[2] <= box[2] and label.box[3] <= box[3]))
+
+    def unreadable(self, kinds: Iterable[str] = NAMED,
+                   shown_width: float = PHONE_WIDTH) -> list[Label]:
+        """Its labels of ``kinds`` less than :data:`MIN_SHOWN` tall when it is shown
+        ``shown_width`` pixels wide."""
+        return [label for label in self.of(kinds)
+                if self.shown_height(label, shown_width) < MIN_SHOWN]
 
 
 def read(draw: Callable[..., Any], *args: Any, **kwargs: Any) -> list[Picture]:

@@ -12,7 +12,7 @@ board is a list of pastes, and :mod:`render.frames` draws again only the rows a 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -49,11 +49,13 @@ from render.common import (
     sprite,
     status_line,
     text_lang,
+    text_length,
     traced,
 )
+from render.focus import focus_box, top_of
 from render.frames import draw_on
 from render.i18n import t
-from render.palette import Design, Palette, blend, build
+from render.palette import Design, Palette, blend, build, encode
 from rules.data import load
 
 S = 80
@@ -166,30 +168,55 @@ def hex_ring(colour: RGB, radius: int, width: int) -> Image.Image:
     return sprite(size, size, paint)
 
 
+LABEL_SIZE = 38
+"""The hexes' labels' size: 28 px capitals, 7 px on a phone showing the island 340 px
+across (see :mod:`render.labels`)."""
+LABEL_DY = 36
+"""How far above a hex's centre its label's middle lies (clear of the sacred ring)."""
+NUMBER_SIZE = 38
+"""The size of the numbers on the pieces and sites: as tall as the hexes' labels."""
+DISC = 58
+"""A stack's disc, wide enough for two digits."""
+DISC_DY = 34
+CHIEF_W = 30
+CHIEF_DY = -5
+"""A territory's pieces stand in the column below its label, between the sites on its
+corners: the chief over the stack's disc."""
+
+
+def site_label(site: str) -> str:
+    """A site's short label: its number (``S07``: 7), which the key and the text explain;
+    the full name does not fit between the hexes at a readable size."""
+    return str(int(site[1:])) if site[1:].isdigit() else site
+
+
 @cache
 def token_disc(colour: str, count: int) -> Image.Image:
     """A seat's stack: a disc in its colour with the number of tokens."""
     pal = seat_colour(colour)
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
-        draw.ellipse((k, k, 47 * k, 47 * k), fill=pal.fill, outline=INK, width=2 * k)
-        draw.text((24 * k, 24.5 * k), str(count), font=font(26 * k, True), fill=pal.ink,
-                  anchor="mm")
-    return sprite(48, 48, paint)
+        draw.ellipse((k, k, (DISC - 1) * k, (DISC - 1) * k), fill=pal.fill, outline=INK,
+                     width=2 * k)
+        draw.text((DISC / 2 * k, (DISC / 2 + 0.5) * k), str(count),
+                  font=font(NUMBER_SIZE * k, True), fill=pal.ink, anchor="mm")
+    return sprite(DISC, DISC, paint)
 
 
 @cache
-def chief(colour: str) -> Image.Image:
-    """The chief: a crown in the seat's colour."""
+def chief(colour: str, width: int = 44) -> Image.Image:
+    """The chief: a crown in the seat's colour, ``width`` pixels wide."""
     pal = seat_colour(colour)
+    f = width / 44
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         shape = [(4, 34), (4, 10), (14, 20), (22, 4), (30, 20), (40, 10), (40, 34)]
-        draw.polygon([(x * k, y * k) for x, y in shape], fill=pal.fill, outline=INK,
+        draw.polygon([(x * f * k, y * f * k) for x, y in shape], fill=pal.fill, outline=INK,
                      width=2 * k)
         for x, y in ((4, 8), (22, 4), (40, 8)):
-            draw.ellipse(((x - 3) * k, (y - 3) * k, (x + 3) * k, (y + 3) * k), fill=INK)
-    return sprite(44, 40, paint)
+            draw.ellipse(((x - 3) * f * k, (y - 3) * f * k, (x + 3) * f * k, (y + 3) * f * k),
+                         fill=INK)
+    return sprite(width, round(40 * f), paint)
 
 
 @cache
@@ -228,7 +255,7 @@ def makemake_figure(size: int, faded: bool = False) -> Image.Image:
 @cache
 def site_pill(label: str, colour: str | None, offered: bool = False) -> Image.Image:
     """A site's label in a pill: white while empty, else the Tangata Manu's colour in a halo."""
-    w, h = 46, 26
+    w, h = SITE_W, SITE_H
     rim = 4 if offered else 3 if colour else 0
     halo = HIGHLIGHT if offered else WHITE
 
@@ -240,8 +267,8 @@ def site_pill(label: str, colour: str | None, offered: bool = False) -> Image.Im
                                    radius=(h / 2 + rim) * k, fill=halo)
         box = (rim * k, rim * k, (rim + w) * k, (rim + h) * k)
         draw.rounded_rectangle(box, radius=h / 2 * k, fill=fill, outline=INK, width=2 * k)
-        draw.text(((rim + w / 2) * k, (rim + h / 2 + 0.5) * k), label, font=font(15 * k, True),
-                  fill=ink, anchor="mm")
+        draw.text(((rim + w / 2) * k, (rim + h / 2 + 0.5) * k), site_label(label),
+                  font=font(NUMBER_SIZE * k, True), fill=ink, anchor="mm")
     return sprite(w + 2 * rim, h + 2 * rim, paint, kind="space")
 
 
@@ -284,14 +311,14 @@ def _overlay() -> Image.Image:
     """Grid lines, sacred rings, hex labels and empty site pills on a transparent board."""
     big = Image.new("RGBA", (WIDTH * SUPER, BOARD_HEIGHT * SUPER), (0, 0, 0, 0))
     draw = traced(big, "hex")
-    label_font = font(22 * SUPER, True)
+    label_font = font(LABEL_SIZE * SUPER, True)
     for hex_id, xy in HEX_XY.items():
         cx, cy = point(xy, SUPER)
         if hex_id in SACRED:
             draw.polygon(corners((cx, cy), (S - 9) * SUPER), outline=GOLD, width=5 * SUPER)
         draw.polygon(corners((cx, cy), S * SUPER), outline=GRID, width=2 * SUPER)
         ink = WHITE if hex_id == CENTRE else INK
-        draw.text((cx, cy - 38 * SUPER), hex_id, font=label_font, fill=ink, anchor="mm")
+        draw.text((cx, cy - LABEL_DY * SUPER), hex_id, font=label_font, fill=ink, anchor="mm")
     overlay = shrink(big, (WIDTH, BOARD_HEIGHT))
     for site, xy in SITE_XY.items():
         pill = site_pill(site, None)
@@ -363,11 +390,35 @@ def _paint(image: Image.Image, view: dict[str, Any], lang: str, names: dict[str,
 
 
 def board(view: dict[str, Any], lang: str = "en", names: dict[str, str] | None = None, *,
-          highlight: frozenset[str] = frozenset(), frame: Hashable = None) -> bytes:
+          highlight: frozenset[str] = frozenset(), frame: Hashable = None,
+          legend: bool = True) -> bytes:
     """PNG bytes of the public board, with what changed (``highlight``) ringed; ``frame``
-    names the stream of boards it follows (see :mod:`render.frames`)."""
-    return frames.picture(frame, _base(view, lang), palette(),
+    names the stream of boards it follows (see :mod:`render.frames`). Without ``legend``,
+    the island alone: the status line, the players' table and the key are left to the
+    message's text."""
+    base = _base(view, lang)
+    if not legend:
+        base = top_of(base, BOARD_HEIGHT)
+    return frames.picture(frame, base, palette(),
                           lambda image: _paint(image, view, lang, names, highlight))
+
+
+def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
+          names: dict[str, str] | None = None, *,
+          highlight: frozenset[str] = frozenset()) -> bytes:
+    """PNG bytes of the part of the board around ``places`` (labels of its territories and
+    sites: what a decision is about), large enough to read on a phone (see
+    :mod:`render.focus`)."""
+    return encode(palette(), canvas(view, lang, names, highlight=highlight).crop(
+        place_box(places)))
+
+
+def place_box(places: Iterable[str]) -> tuple[int, int, int, int]:
+    """The part of the board :func:`focus` shows for ``places`` (territories and sites;
+    others are ignored)."""
+    points = [point(HEX_XY[p]) if p in HEX_XY else point(SITE_XY[p]) for p in places
+              if p in HEX_XY or p in SITE_XY]
+    return focus_box(points, (WIDTH, BOARD_HEIGHT))
 
 
 def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:
@@ -437,10 +488,10 @@ def _draw_pieces(image: Image.Image, view: dict[str, Any]) -> None:
         if cell["moai"]:
             paste_centred(image, moai(70), (cx, cy + 14))
         elif cell["owner"] and cell["chief"]:
-            paste_centred(image, token_disc(cell["owner"], cell["tokens"]), (cx - 22, cy + 12))
-            paste_centred(image, chief(cell["owner"]), (cx + 24, cy + 10))
+            paste_centred(image, chief(cell["owner"], CHIEF_W), (cx, cy + CHIEF_DY))
+            paste_centred(image, token_disc(cell["owner"], cell["tokens"]), (cx, cy + DISC_DY))
         elif cell["owner"]:
-            paste_centred(image, token_disc(cell["owner"], cell["tokens"]), (cx, cy + 12))
+            paste_centred(image, token_disc(cell["owner"], cell["tokens"]), (cx, cy + DISC_DY))
     for site, colour in view["sites"].items():
         if colour:
             paste_centred(image, site_pill(site, colour), point(SITE_XY[site]))
@@ -461,14 +512,14 @@ def _draw_offered_sites(image: Image.Image, view: dict[str, Any]) -> None:
 
 CHANGED_RING = S - 3
 """Outer radius of the ring round a changed territory: just inside the grid line."""
-SITE_W, SITE_H = 46, 26
+SITE_W, SITE_H = 66, 40
 """A site pill without its halo."""
 
 
 @cache
 def changed_territory(hex_id: str) -> Image.Image:
-    """The ring round a changed territory, open where a site sits on one of its corners: the
-    ring lies over the pieces, but never over a site's label."""
+    """The ring round a changed territory, open where a site sits on one of its corners and
+    where its label is: the ring lies over the pieces, but never over a label."""
     ring = changed_hex(CHANGED_RING, 6, 2).copy()
     draw = ImageDraw.Draw(ring)
     cx, cy = HEX_XY[hex_id]
@@ -478,6 +529,10 @@ def changed_territory(hex_id: str) -> Image.Image:
             draw.rounded_rectangle((px - SITE_W / 2 - 3, py - SITE_H / 2 - 3,
                                     px + SITE_W / 2 + 3, py + SITE_H / 2 + 3),
                                    radius=SITE_H / 2 + 3, fill=(0, 0, 0, 0))
+    half = text_length(font(LABEL_SIZE, True), hex_id) / 2 + 4
+    px, py = ring.width / 2, ring.height / 2 - LABEL_DY
+    draw.rectangle((px - half, py - LABEL_SIZE / 2 - 2, px + half, py + LABEL_SIZE / 2 + 2),
+                   fill=(0, 0, 0, 0))
     return ring
 
 
@@ -486,7 +541,7 @@ def _draw_changes(image: Image.Image, highlight: frozenset[str]) -> None:
     for hex_id in known(highlight, HEX_XY):
         paste_centred(image, changed_territory(hex_id), point(HEX_XY[hex_id]))
     for site in known(highlight, SITE_XY):
-        paste_centred(image, changed_box(SITE_W + 4, SITE_H + 4, SITE_H // 2 + 2, 5, 2),
+        paste_centred(image, changed_box(SITE_W + 4, SITE_H + 4, SITE_H // 2 + 2, 4, 1),
                       point(SITE_XY[site]))
 
 

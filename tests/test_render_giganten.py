@@ -103,7 +103,7 @@ def test_every_example_record_renders(path: Path) -> None:
     for seat in game.header.seats:
         view = game.module.view(game.state, seat)
         assert png_size(gg.board(view))[0] >= 1200
-        assert png_size(gg.hand(view, seat))[0] >= 1200
+        assert png_size(gg.hand(view, seat))[0] == giganten_hand.HAND_WIDTH
 
 
 def test_hand_renders_for_every_seat(games: dict[str, dict[str, Any]]) -> None:
@@ -111,7 +111,8 @@ def test_hand_renders_for_every_seat(games: dict[str, dict[str, Any]]) -> None:
         for decision in ("move", "bid", "over"):
             state = found[decision]
             for seat in state.seats:
-                assert png_size(gg.hand(giganten.view(state, seat), seat))[0] >= 1200
+                hand = gg.hand(giganten.view(state, seat), seat)
+                assert png_size(hand)[0] == giganten_hand.HAND_WIDTH
 
 
 def test_hand_needs_the_seats_own_view(games: dict[str, dict[str, Any]]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from render import frames, giants, giganten, labels, makemake, palette
@@ -14,6 +15,7 @@ from rules import giants as giants_rules
 from rules import giganten as giganten_rules
 from rules import makemake as makemake_rules
 from rules.data import load
+from tests.helpers import canvas_cases
 
 DESIGN = palette.build(palette.Design(colours=(INK, PAPER, (214, 40, 40), (255, 255, 255)),
                                       ramps=((INK, PAPER, 16),)))
@@ -129,10 +131,49 @@ def test_every_hex_ahu_and_space_of_each_board_is_a_label_of_its_kind() -> None:
     picture = labels.read_one(makemake.board, makemake_rules.view(
         makemake_rules.new(["red", "blue", "green"], seed=1), None))
     assert sorted(label.text for label in picture.of(["hex"])) == sorted(makemake.HEX_XY)
-    assert sorted(label.text for label in picture.of(["space"])) == sorted(makemake.SITE_XY)
+    assert sorted(label.text for label in picture.of(["space"])) == sorted(
+        makemake.site_label(site) for site in makemake.SITE_XY)  # short: S07 is 7
 
     picture = labels.read_one(giganten.board, giganten_rules.view(
         giganten_rules.new(["red", "blue", "green"], seed=1), None))
     spaces = {label.text for label in picture.of(["space"])}
     assert set(giganten.ROWS) <= spaces
     assert {str(c) for c in range(1, giganten.COLUMNS + 1)} <= spaces
+
+
+COVER_PLAYS = [("giants", 4, 11, "greedy", 4), ("giganten", 4, 3, "greedy", 8),
+               ("makemake", 4, 5, "greedy", 3)]
+"""(game, seats, seed, AI level, every how many positions a board is read) of the games
+read for covered labels: a whole game each, its boards lit up with what changed since the
+previous board read, its seats' screens and hands every other board (where every text must
+also read on a phone)."""
+
+
+@pytest.mark.parametrize("play", COVER_PLAYS, ids=[p[0] for p in COVER_PLAYS])
+def test_nothing_drawn_covers_a_label_along_a_whole_game(
+        play: tuple[str, int, int, str, int]) -> None:
+    game, seats, seed, level, every = play
+    module = canvas_cases.MODULES[game]
+    board = canvas_cases.BOARDS[game].board
+    private = {"giants": giants.screen, "giganten": giganten.hand}.get(game)
+    steps = canvas_cases._played(game, seats, seed, level)
+    covered: list[tuple[int, str, labels.Label]] = []
+    small: list[tuple[int, str, labels.Label]] = []
+    changed: set[str] = set()
+    for n, (state, events) in enumerate(steps):
+        changed |= canvas_cases.CHANGED[game](events)
+        if n % every and n != len(steps) - 1:
+            continue
+        view = module.view(state, None)
+        found = labels.read_one(board, view, "en", highlight=frozenset(changed), frame="cover")
+        covered += [(n, "board", label) for label in found.covered()]
+        changed = set()
+        if private is not None and n % (2 * every) == 0:
+            for seat in view["seats"]:
+                found = labels.read_one(private, module.view(state, seat), seat, "en",
+                                        frame=("cover", seat))
+                covered += [(n, seat, label) for label in found.covered()]
+                # a private picture is as narrow as its content: all of it reads on a phone
+                small += [(n, seat, label) for label in found.unreadable(labels.ALL)]
+    assert not covered, covered[:5]
+    assert not small, small[:5]

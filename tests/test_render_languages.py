@@ -14,7 +14,16 @@ from fontTools.ttLib import TTCollection, TTFont
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 import rules.__main__ as rules_cli
-from render import common, giants, giants_art, giganten, giganten_art, makemake
+from render import (
+    common,
+    giants,
+    giants_art,
+    giants_screen,
+    giganten,
+    giganten_art,
+    giganten_hand,
+    makemake,
+)
 from render.common import font, text_lang
 from render.i18n import I18N_DIR, LANGUAGES, t
 from rules.record import replay
@@ -86,7 +95,8 @@ def test_private_images_render_in_every_language(games: dict[str, dict[str, Any]
             view = game.module.view(game.state, seat)
             data = (giants.screen(view, seat, lang) if game.module.NAME == "giants"
                     else giganten.hand(view, seat, lang))
-            assert png(data).width >= 1200
+            assert png(data).width == (giants_screen.WIDTH if game.module.NAME == "giants"
+                                       else giganten_hand.HAND_WIDTH)  # a phone's column
 
 
 # --- fonts -------------------------------------------------------------------------------------

@@ -163,17 +163,17 @@ def test_held_territory_shows_its_owner_tint_and_stack(views: dict[str, dict[str
     image = mm.canvas(views["final"])
     cx, cy = hex_centre("B4")  # red, 2 tokens, no chief
     assert near(pixel(image, (cx - 50, cy + 10)), common.seat_colour("red").tint)
-    assert near(pixel(image, (cx - 17, cy + 12)), common.seat_colour("red").fill)
+    assert near(pixel(image, (cx - 17, cy + mm.DISC_DY)), common.seat_colour("red").fill)
     cx, cy = hex_centre("A2")  # empty
     assert near(pixel(image, (cx - 50, cy + 10)), mm.LAND)
 
 
 def test_chief_drawn_beside_its_stack(views: dict[str, dict[str, Any]]) -> None:
     image = mm.canvas(views["moai_choice"])
-    cx, cy = hex_centre("E2")  # red with the chief: crown right of the disc
-    assert near(pixel(image, (cx + 24, cy + 16)), common.seat_colour("red").fill)
+    cx, cy = hex_centre("E2")  # red with the chief: crown over the disc
+    assert near(pixel(image, (cx, cy + mm.CHIEF_DY + 5)), common.seat_colour("red").fill)
     cx, cy = hex_centre("E3")  # red without the chief: nothing there
-    assert near(pixel(image, (cx + 40, cy + 16)), common.seat_colour("red").tint)
+    assert near(pixel(image, (cx, cy + mm.CHIEF_DY + 5)), common.seat_colour("red").tint)
 
 
 def test_tangata_manu_fills_its_site(views: dict[str, dict[str, Any]]) -> None:
@@ -226,7 +226,8 @@ def hex_box(hex_id: str, margin: float = 4) -> tuple[float, float, float, float]
 
 def site_box(site: str, margin: float = 4) -> tuple[float, float, float, float]:
     x, y = mm.point(mm.SITE_XY[site])
-    return (x - 23 - 9 - margin, y - 13 - 9 - margin, x + 23 + 9 + margin, y + 13 + 9 + margin)
+    half_w, half_h = mm.SITE_W / 2 + 8 + margin, mm.SITE_H / 2 + 8 + margin  # pill and ring
+    return (x - half_w, y - half_h, x + half_w, y + half_h)
 
 
 @pytest.mark.parametrize("name", ["mid", "manu_choice", "final"])

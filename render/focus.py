@@ -1,0 +1,67 @@
+"""Parts of a board: the map alone, and a focus on the places a decision is about.
+
+A phone shows a picture at the message's full width, some 340 px across. A whole board's
+labels come out 3 px tall there; the places one decision is about, cut out of the board, come
+out large enough to read (:data:`FOCUS_WIDTH`). And what text says better (the players'
+holdings, the key, the status line) can leave the picture for the message's text: the map
+alone is the board's top, down to where that text began.
+
+Both are the board as it is drawn, cut: the map is drawn on its own static layer, the top of
+the board's (so :mod:`render.frames` draws it by its changes, as it draws the board); a focus
+is a part of the whole picture.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+
+from PIL import Image
+
+from render.common import drawn_labels, note_labels
+
+Box = tuple[int, int, int, int]
+
+FOCUS_WIDTH = 560
+"""A focus picture's width: the board's labels (12 px) are 7 px tall on a phone showing it
+340 px across."""
+FOCUS_HEIGHT = 420
+"""A focus picture's height (4:3: it and the buttons fit one phone screen)."""
+FOCUS_MARGIN = 70
+"""Room kept around the places focused on (their labels and pieces)."""
+
+_TOPS: dict[tuple[int, int], tuple[weakref.ref[Image.Image], Image.Image]] = {}
+
+
+def top_of(base: Image.Image, height: int) -> Image.Image:
+    """The top ``height`` rows of a static layer, made once for it, with its labels there."""
+    found = _TOPS.get((id(base), height))
+    if found is not None and found[0]() is base:
+        return found[1]
+    top = base.crop((0, 0, base.width, height))
+    top.info.clear()
+    note_labels(top, (d for d in drawn_labels(base) if d.box[1] < height))
+    for key in [k for k, (ref, _) in _TOPS.items() if ref() is None]:
+        del _TOPS[key]
+    _TOPS[(id(base), height)] = (weakref.ref(base), top)
+    return top
+
+
+def focus_box(points: Iterable[tuple[float, float]], size: tuple[int, int],
+              width: int = FOCUS_WIDTH, height: int = FOCUS_HEIGHT) -> Box:
+    """The part of a picture of ``size`` around ``points``: ``width`` x ``height`` (4:3) at
+    least, wider (and as much taller) when the points with their margins need it, inside the
+    picture as far as it can be."""
+    found = list(points)
+    if not found:
+        return (0, 0, size[0], size[1])
+    left = min(x for x, _ in found) - FOCUS_MARGIN
+    right = max(x for x, _ in found) + FOCUS_MARGIN
+    top = min(y for _, y in found) - FOCUS_MARGIN
+    bottom = max(y for _, y in found) + FOCUS_MARGIN
+    scale = max(1.0, (right - left) / width, (bottom - top) / height)
+    w, h = min(size[0], round(width * scale)), min(size[1], round(height * scale))
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    x0 = max(0, min(size[0] - w, round(cx - w / 2)))
+    y0 = max(0, min(size[1] - h, round(cy - h / 2)))
+    return (x0, y0, x0 + w, y0 + h)

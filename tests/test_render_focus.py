@@ -1,0 +1,75 @@
+"""Parts of a board (``render.focus``): the map without the text the message carries, and a
+focus on the places of a decision that a phone shows large enough to read."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from render import focus, frames, giants, giganten, labels, makemake
+from render.palette import encode
+from tests.helpers import canvas_cases
+
+PLAYS = [("giants", 4, 11, "greedy"), ("giganten", 4, 3, "greedy"), ("makemake", 4, 5, "greedy")]
+MAP_HEIGHT = {"giants": lambda view: giants.BOARD_HEIGHT,
+              "makemake": lambda view: makemake.BOARD_HEIGHT,
+              "giganten": lambda view: giganten.Layout(len(view["seats"])).legend_y - 8}
+PLACES: dict[str, list[list[str]]] = {
+    "giants": [["M7"], ["A13", "B13"], ["tongariki"], ["hanga-o-teo", "H1"], ["P6"]],
+    "giganten": [["A1"], ["C5", "D6"], [f"{giganten.ROWS[-1]}{giganten.COLUMNS}"]],
+    "makemake": [[next(iter(makemake.HEX_XY))], [next(iter(makemake.SITE_XY))],
+                 list(makemake.HEX_XY)[-2:]],
+}
+"""Places focused on: a hex, neighbours, an ahu with its hex, corners of the board."""
+
+
+def _positions(game: str, seats: int, seed: int, level: str) -> list[dict[str, Any]]:
+    module = canvas_cases.MODULES[game]
+    steps = canvas_cases._played(game, seats, seed, level)
+    return [module.view(steps[n][0], None) for n in (len(steps) // 3, len(steps) - 1)]
+
+
+@pytest.mark.parametrize("play", PLAYS, ids=[p[0] for p in PLAYS])
+def test_the_map_is_the_boards_top_drawn_by_its_changes_too(play: tuple[str, int, int, str]
+                                                            ) -> None:
+    game = play[0]
+    renderer = canvas_cases.BOARDS[game]
+    frames.forget()
+    for view in _positions(*play):
+        whole = renderer.canvas(view)
+        height = MAP_HEIGHT[game](view)
+        top = encode(renderer.palette(), whole.crop((0, 0, whole.width, height)))
+        assert renderer.board(view, legend=False) == top
+        assert renderer.board(view, legend=False, frame="map") == top
+        assert Image.open(io.BytesIO(top)).size == (whole.width, height)
+        assert height < whole.height
+        assert whole.width >= height * 0.75  # not much taller than wide: wider, here
+
+
+@pytest.mark.parametrize("play", PLAYS, ids=[p[0] for p in PLAYS])
+def test_a_focus_shows_its_places_labels_large_enough_and_uncovered(
+        play: tuple[str, int, int, str]) -> None:
+    game = play[0]
+    renderer: Any = canvas_cases.BOARDS[game]
+    for view in _positions(*play):
+        whole = labels.read_one(renderer.board, view)
+        for places in PLACES[game]:
+            box = (renderer.place_box(view, places) if game == "giganten"
+                   else renderer.place_box(places))
+            assert box[2] - box[0] == focus.FOCUS_WIDTH
+            assert box[3] - box[1] == focus.FOCUS_HEIGHT
+            png = renderer.focus(view, places)
+            assert Image.open(io.BytesIO(png)).size == (box[2] - box[0], box[3] - box[1])
+            shown = whole.cropped(box)
+            named = {label.text for label in shown.of(["hex", "ahu", "space"])}
+            ahus = "".join(label.text for label in shown.of(["ahu"]))  # names over lines
+            for place in places:
+                # a Giganten space is named by its row and column at the landscape's edges;
+                # a Make Make site by its number
+                assert place in named or place in ahus or game == "giganten" or (
+                    game == "makemake" and makemake.site_label(place) in named), place
+            assert not shown.unreadable(), shown.unreadable()[:3]
+            assert not shown.covered()
