@@ -2,8 +2,11 @@
 
 The record is replayed like ``python -m rules replay --keep-going``; the image shows the public
 view, or with ``--seat`` that seat's view; ``--highlight B2,S03`` rings those board labels as
-changed. A game is drawn by the module ``render.<game name>``, so a game gets images by gaining
-that module.
+changed. ``--map`` draws the map alone (without the players' table and the key, which a table
+message says in text); ``--focus M7,tongariki`` the part of the board around those places, as
+a phone shows it for a decision; ``--labels`` prints the picture's smallest label a player
+names and how tall a phone 340 px across shows it (see ``render.labels``). A game is drawn
+by the module ``render.<game name>``, so a game gets images by gaining that module.
 Exit codes: 0 every line applied, 1 a line was rejected (the image is still written),
 2 the record cannot be read, the game has no renderer or the image cannot be written.
 """
@@ -12,9 +15,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import sys
 from types import ModuleType
+from typing import Any
 
+from render import labels
 from render.i18n import LANGUAGES
 from rules.record import RecordError, replay
 from rules.registry import entry
@@ -50,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the legend")
     parser.add_argument("--highlight", default="",
                         help="board labels to ring as changed, comma-separated (e.g. B2,S03)")
+    parser.add_argument("--map", action="store_true",
+                        help="the map alone, without the players' table and the key")
+    parser.add_argument("--focus", default="",
+                        help="the part of the board around these places, comma-separated")
+    parser.add_argument("--labels", action="store_true",
+                        help="print the smallest label a player names, as a phone shows it")
     parser.add_argument("-o", "--output", required=True, help="the PNG file to write")
     args = parser.parse_args(argv)
     try:
@@ -68,7 +80,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no board image for {game.module.NAME} yet", file=sys.stderr)
         return 2
     highlight = frozenset(label.strip() for label in args.highlight.split(",") if label.strip())
-    png = drawer.board(game.module.view(game.state, seat), args.lang, highlight=highlight)
+    places = [place.strip() for place in args.focus.split(",") if place.strip()]
+    view = game.module.view(game.state, seat)
+    if (places and not hasattr(drawer, "focus")) or (
+            args.map and "legend" not in inspect.signature(drawer.board).parameters):
+        print(f"no map or focus picture for {game.module.NAME} yet", file=sys.stderr)
+        return 2
+    if places:
+        png = drawer.focus(view, places, args.lang, highlight=highlight)
+    else:
+        png = drawer.board(view, args.lang, highlight=highlight,
+                           **({"legend": False} if args.map else {}))
+    if args.labels:
+        print(_smallest(drawer, view, args, highlight, places))
     try:
         with open(args.output, "wb") as f:
             f.write(png)
@@ -76,6 +100,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot write {args.output}: {exc}", file=sys.stderr)
         return 2
     return 1 if rejections else 0
+
+
+def _smallest(drawer: ModuleType, view: dict[str, Any], args: argparse.Namespace,
+              highlight: frozenset[str], places: list[str]) -> str:
+    """The picture's smallest label a player names, in words."""
+    found = labels.read_one(drawer.board, view, args.lang, highlight=highlight,
+                            **({"legend": False} if args.map and not places else {}))
+    if places:
+        found = found.cropped(drawer.place_box(view, places))
+    label = found.smallest()
+    if label is None:
+        return "no label a player names"
+    shown = found.shown_height(label)
+    return (f"smallest label: {label.text!r} ({label.kind}) {label.height} px tall in a picture "
+            f"{found.size[0]} px wide: {shown:.1f} px on a phone {labels.PHONE_WIDTH} px across")
 
 
 if __name__ == "__main__":

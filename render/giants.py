@@ -487,13 +487,13 @@ def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the part of the board around ``places`` (labels of its hexes and ahus: what a
     decision is about), large enough to read on a phone (see :mod:`render.focus`)."""
-    box = place_box(places)
+    box = place_box(view, places)
     return encode(palette(), canvas(view, lang, names, highlight=highlight).crop(box))
 
 
-def place_box(places: Iterable[str]) -> Box:
+def place_box(view: dict[str, Any], places: Iterable[str]) -> Box:
     """The part of the board :func:`focus` shows for ``places`` (hexes and ahus; others are
-    ignored)."""
+    ignored), whatever the view."""
     spots = ahu_spots()
     points: list[tuple[float, float]] = []
     for place in places:

@@ -410,12 +410,12 @@ def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
     sites: what a decision is about), large enough to read on a phone (see
     :mod:`render.focus`)."""
     return encode(palette(), canvas(view, lang, names, highlight=highlight).crop(
-        place_box(places)))
+        place_box(view, places)))
 
 
-def place_box(places: Iterable[str]) -> tuple[int, int, int, int]:
+def place_box(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int, int, int]:
     """The part of the board :func:`focus` shows for ``places`` (territories and sites;
-    others are ignored)."""
+    others are ignored), whatever the view."""
     points = [point(HEX_XY[p]) if p in HEX_XY else point(SITE_XY[p]) for p in places
               if p in HEX_XY or p in SITE_XY]
     return focus_box(points, (WIDTH, BOARD_HEIGHT))

@@ -53,6 +53,21 @@ def test_highlight_rings_the_given_labels(record, tmp_path: Path) -> None:
     assert lit.read_bytes() == plain.read_bytes()
 
 
+def test_the_map_a_focus_and_the_smallest_label(record, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    board, island, focus = tmp_path / "board.png", tmp_path / "map.png", tmp_path / "focus.png"
+    assert run(record(GOOD), "-o", board) == 0
+    assert run(record(GOOD), "--map", "--labels", "-o", island) == 0
+    assert "px on a phone 340 px across" in capsys.readouterr().out
+    assert Image.open(island).width == Image.open(board).width
+    assert Image.open(island).height < Image.open(board).height
+    assert run(record(GOOD), "--focus", "A1,S01", "--labels", "-o", focus) == 0
+    assert Image.open(focus).size == (560, 420)
+    said = capsys.readouterr().out
+    shown = float(said.split(": ")[-1].split(" px")[0])
+    assert shown >= 7, said
+
+
 def test_reads_standard_input(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(GOOD))
     out = tmp_path / "board.png"

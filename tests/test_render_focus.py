@@ -57,8 +57,7 @@ def test_a_focus_shows_its_places_labels_large_enough_and_uncovered(
     for view in _positions(*play):
         whole = labels.read_one(renderer.board, view)
         for places in PLACES[game]:
-            box = (renderer.place_box(view, places) if game == "giganten"
-                   else renderer.place_box(places))
+            box = renderer.place_box(view, places)
             assert box[2] - box[0] == focus.FOCUS_WIDTH
             assert box[3] - box[1] == focus.FOCUS_HEIGHT
             png = renderer.focus(view, places)
