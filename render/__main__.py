@@ -105,10 +105,11 @@ def main(argv: list[str] | None = None) -> int:
 def _smallest(drawer: ModuleType, view: dict[str, Any], args: argparse.Namespace,
               highlight: frozenset[str], places: list[str]) -> str:
     """The picture's smallest label a player names, in words."""
-    found = labels.read_one(drawer.board, view, args.lang, highlight=highlight,
-                            **({"legend": False} if args.map and not places else {}))
     if places:
-        found = found.cropped(drawer.place_box(view, places))
+        found = labels.read_focus(drawer, view, places, args.lang, highlight=highlight)
+    else:
+        found = labels.read_one(drawer.board, view, args.lang, highlight=highlight,
+                                **({"legend": False} if args.map else {}))
     label = found.smallest()
     if label is None:
         return "no label a player names"

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from PIL import Image
 
-from render.common import drawn_labels, note_labels
+from render.common import INK, PAPER, drawn_labels, font, note_labels, traced
 
 Box = tuple[int, int, int, int]
 
@@ -65,3 +65,25 @@ def focus_box(points: Iterable[tuple[float, float]], size: tuple[int, int],
     x0 = max(0, min(size[0] - w, round(cx - w / 2)))
     y0 = max(0, min(size[1] - h, round(cy - h / 2)))
     return (x0, y0, x0 + w, y0 + h)
+
+
+COLUMN_BAND = 28
+"""A framed focus's band of column names, above the part of the board."""
+ROW_BAND = 34
+"""A framed focus's band of row names, left of the part of the board."""
+
+
+def framed(part: Image.Image, columns: list[tuple[float, str]],
+           rows: list[tuple[float, str]]) -> Image.Image:
+    """``part`` of a board of spaces in rows and columns, with the names of its columns
+    (``x`` in the part, name) in a band above it and of its rows at its left: a part cut
+    from the middle of the board would name none of its spaces."""
+    out = Image.new("RGB", (part.width + ROW_BAND, part.height + COLUMN_BAND), PAPER)
+    out.paste(part, (ROW_BAND, COLUMN_BAND))
+    draw = traced(out, "space")
+    face = font(16, True)
+    for x, name in columns:
+        draw.text((ROW_BAND + x, COLUMN_BAND / 2), name, font=face, fill=INK, anchor="mm")
+    for y, name in rows:
+        draw.text((ROW_BAND / 2, COLUMN_BAND + y), name, font=face, fill=INK, anchor="mm")
+    return out

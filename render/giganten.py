@@ -41,7 +41,15 @@ from render.common import (
     text_lang,
     traced,
 )
-from render.focus import focus_box, top_of
+from render.focus import (
+    COLUMN_BAND,
+    FOCUS_HEIGHT,
+    FOCUS_WIDTH,
+    ROW_BAND,
+    focus_box,
+    framed,
+    top_of,
+)
 from render.frames import draw_on
 from render.giganten_art import (
     BLACK_LOCO,
@@ -430,15 +438,42 @@ def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the part of the board around ``places`` (labels of its spaces: what a
     decision is about), large enough to read on a phone (see :mod:`render.focus`)."""
-    return encode(palette(), canvas(view, lang, names, highlight=highlight).crop(
-        place_box(view, places)))
+    box = place_box(view, places)
+    part = canvas(view, lang, names, highlight=highlight).crop(box)
+    return encode(palette(), framed(part, *_names_in(box)))
 
 
 def place_box(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int, int, int]:
     """The part of the board :func:`focus` shows for ``places`` (spaces; others are
-    ignored): within the landscape."""
+    ignored): within the landscape, leaving room for the bands that name its rows and
+    columns (:func:`render.focus.framed`)."""
     points = [cell_centre(p) for p in places if p in GRID]
-    return focus_box(points, (WIDTH, GRID_Y + GRID_H + 8))
+    return focus_box(points, (WIDTH, GRID_Y + GRID_H + 8), FOCUS_WIDTH - ROW_BAND,
+                     FOCUS_HEIGHT - COLUMN_BAND)
+
+
+def focus_frame(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int]:
+    """Where :func:`focus` puts the part :func:`place_box` names: right of and below the
+    bands that name its rows and columns."""
+    return ROW_BAND, COLUMN_BAND
+
+
+def focus_bands(view: dict[str, Any], places: Iterable[str]) -> Image.Image:
+    """The bands :func:`focus` draws around its part, on bare paper (their labels noted)."""
+    box = place_box(view, places)
+    return framed(Image.new("RGB", (box[2] - box[0], box[3] - box[1]), PAPER),
+                  *_names_in(box))
+
+
+def _names_in(box: tuple[int, int, int, int]) -> tuple[list[tuple[float, str]],
+                                                       list[tuple[float, str]]]:
+    """The columns and rows whose middle a part of the board shows, where in it."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    columns = [(x, str(c)) for c in range(1, COLUMNS + 1)
+               if 12 <= (x := cell_centre(f"{ROWS[0]}{c}")[0] - box[0]) <= width - 12]
+    rows = [(y, row) for row in ROWS
+            if 12 <= (y := cell_centre(f"{row}1")[1] - box[1]) <= height - 12]
+    return columns, rows
 
 
 def hand(view: dict[str, Any], seat: str, lang: str = "en",

@@ -16,7 +16,8 @@ Its kind (:data:`render.common.KINDS`) is what the renderer said it is
 pixel inside the label's box: a paste through a mask where the mask is not clear there, a
 paste without one or a shape where its box meets the label's.
 
-Use :func:`read` around any call that draws (``read(giants.board, view)``), or
+Use :func:`read` around any call that draws (``read(giants.board, view)``),
+:func:`read_focus` for a focus picture (``read_focus(giants, view, ["M7"])``), or
 :func:`of_picture` on a static layer and its recorded operations.
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -146,6 +148,27 @@ def read_one(draw: Callable[..., Any], *args: Any, **kwargs: Any) -> Picture:
     if len(found) != 1:
         raise ValueError(f"{len(found)} pictures drawn, not one")
     return found[0]
+
+
+def read_focus(renderer: ModuleType, view: dict[str, Any], places: Iterable[str],
+               lang: str = "en", names: dict[str, str] | None = None, *,
+               highlight: frozenset[str] = frozenset()) -> Picture:
+    """The labels of the focus picture ``renderer.focus(view, places, ...)`` draws: the
+    board's, in the part of it the focus shows (``renderer.place_box``), and, where the
+    renderer frames that part (``focus_frame``, ``focus_bands``: Giganten names its rows
+    and columns beside it), the frame's."""
+    chosen = list(places)
+    box = renderer.place_box(view, chosen)
+    part = read_one(renderer.board, view, lang, names, highlight=highlight).cropped(box)
+    if not hasattr(renderer, "focus_bands"):
+        return part
+    dx, dy = renderer.focus_frame(view, chosen)
+    bands = renderer.focus_bands(view, chosen)
+    return Picture(bands.size, tuple(
+        [Label(d.text, d.kind, _whole(d.box)) for d in drawn_labels(bands)]
+        + [Label(label.text, label.kind, (label.box[0] + dx, label.box[1] + dy,
+                                          label.box[2] + dx, label.box[3] + dy),
+                 label.covered_by, label.index) for label in part.labels]))
 
 
 def of_picture(base: Image.Image, ops: list[frames.Op]) -> Picture:
