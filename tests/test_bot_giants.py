@@ -228,7 +228,8 @@ async def test_four_players_with_ai_and_closed_dms_play_to_the_end(simcord_env):
 
     # the table: a message per stage (the last one turned into the final board: a game that ends
     # after round 2's transport has no end-of-round stage), one result with the record, the card
-    boards = [m for m in table_messages(env, channel) if m.embeds and m.embeds[0].image]
+    boards = [m for m in table_messages(env, channel)
+              if m.embeds and any(a.filename == "board.png" for a in m.attachments)]
     titles = [m.embeds[0].title for m in boards]
     assert len(titles) == len(set(titles)), "a stage's message is edited, never posted twice"
     assert len(boards) == 2 * len(STAGES) - 1

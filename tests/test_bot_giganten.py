@@ -361,7 +361,8 @@ async def test_four_player_game_to_the_harbour(simcord_env, new_bot, monkeypatch
     head, *rows = final.content.splitlines()
     assert head.startswith("🏁 Game over (the black train reached the harbour). Winner: ")
     assert len(rows) == 4 and all(re.fullmatch(rf"\d\. .+: {DOLLARS.pattern}", r) for r in rows)
-    tables = [m for m in table_messages(env, channel) if m.embeds and m.embeds[0].image]
+    tables = [m for m in table_messages(env, channel)
+              if m.embeds and any(a.filename == "board.png" for a in m.attachments)]
     assert all([a.filename for a in m.attachments] == ["board.png"] for m in tables)
     last = tables[-1]
     assert final.content in last.embeds[0].description, "the last table shows the result"

@@ -83,7 +83,8 @@ def in_place(place) -> list[discord.Message]:
 
 
 def tables_in(env, place) -> list[discord.Message]:
-    return [m for m in mine(env, in_place(place)) if m.embeds and m.embeds[0].image]
+    return [m for m in mine(env, in_place(place))
+            if m.embeds and any(a.filename == "board.png" for a in m.attachments)]
 
 
 # --- the thread ---------------------------------------------------------------------------------

@@ -178,7 +178,8 @@ async def test_the_lobby_card_edit_failing_at_start(simcord_env, settings):
     assert session is not None and session.status == "running", "the start is stored"
     await env.advance_time(RETRY_FIRST * 4)
     assert not [m for place in places(channel) for m in mine(env, place.history())
-                if m.embeds and m.embeds[0].image], "no table yet"
+                if m.embeds and any(a.filename == "board.png" for a in m.attachments)], \
+        "no table yet"
     heal(env, fault)
     await env.advance_time(settings.reconcile_tick)  # no command: the retry or the tick
     card = next(m for m in channel.history() if m.id == lobby.id)

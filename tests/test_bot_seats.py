@@ -64,7 +64,7 @@ def field(message: discord.Message, name: str) -> str:
 
 def lobby_card(env, channel) -> discord.Message:
     return next(m for m in channel.history() if m.author.id == env.bot.user.id and m.embeds
-                and not m.embeds[0].image)
+                and not any(a.filename == "board.png" for a in m.attachments))
 
 
 async def test_leave_then_take_over_mid_bid_moves_the_secrets_with_the_seat(simcord_env,
@@ -160,7 +160,7 @@ async def test_leave_then_take_over_mid_bid_moves_the_secrets_with_the_seat(simc
     await fill_bid(alice.user, dm_prompt(env, alice), 1)
     assert session.kind() != "bid", "every bid is in: the bids are revealed"
     log = "\n".join(field(m, "This stage") for m in table_messages(env, channel) if m.embeds
-                    and m.embeds[0].image)
+                    and any(a.filename == "board.png" for a in m.attachments))
     assert f"🪑 {alice.mention} gave **Green** to {erin.mention} in place of " \
            f"{cleo.mention}." in log
     assert [(c.what, c.colour, c.user_id, c.old_id) for c in session.changes] == [

@@ -66,11 +66,6 @@ command, a component, a modal or a typed DM raises it and the one handler words 
 
 MOST_LINES = 500
 """The most lines a module of bot/ may have: past it, a module holds more than one concern."""
-TO_SPLIT = {
-    "bot.table",
-}
-"""Modules over :data:`MOST_LINES` lines when the check came in, each to be split by concern
-(as ``bot/host/`` was): no other module may join them, and one that is split leaves the list."""
 
 
 @dataclass
@@ -412,12 +407,8 @@ def lines_of(module: Module) -> int:
 
 def test_no_module_of_bot_is_over_its_size() -> None:
     big = sorted(f"{module.path.relative_to(ROOT)} ({lines_of(module)} lines)"
-                 for name, module in MODULES.items()
-                 if lines_of(module) > MOST_LINES and name not in TO_SPLIT)
+                 for module in MODULES.values() if lines_of(module) > MOST_LINES)
     assert big == [], f"modules over {MOST_LINES} lines (split them by concern): {big}"
-    done = sorted(name for name in TO_SPLIT
-                  if name not in MODULES or lines_of(MODULES[name]) <= MOST_LINES)
-    assert done == [], f"split or gone: take them off TO_SPLIT: {done}"
 
 
 # --- the checker itself --------------------------------------------------------------------------

@@ -192,7 +192,7 @@ async def test_sealed_nim_plays_end_to_end(simcord_env, new_bot):
     table = live_table(env, channel)
     embed = table.embeds[0]
     assert embed.title == f"Sealed Nim #{game_id} · Round 1 · Taking stones"
-    assert embed.image.url == "attachment://board.png" and table.attachments
+    assert embed.image.url is None and [a.filename for a in table.attachments] == ["board.png"]
     assert "12 stones left" in [f.value for f in embed.fields]
     assert set(session.pending()) == {"red", "blue"}
 

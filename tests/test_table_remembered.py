@@ -16,8 +16,11 @@ import pytest
 from bot.games import game_ui
 from bot.host.sessions import KEEP_WORKED_OUT, Host, Session, Step
 from bot.host.store import SqliteStore
-from bot.table import Post, _components, _digest, _lobby_post, desired, lobby_post
+from bot.table import Post, desired, lobby_post
+from bot.table.cards import _lobby_post
+from bot.table.live import _components
 from bot.table.pool import BOARDS
+from bot.table.post import digest_of as _digest
 from bot.table.words import step_line
 
 CREATOR = 10

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import importlib
 
+from bot.games._guide import (
+    back,
+    guide,
+)
 from bot.games._ui import (
     DONE,
     MAX_CHOICE_NAME,
@@ -19,11 +23,9 @@ from bot.games._ui import (
     StaleChoice,
     Step,
     StepOption,
-    back,
     choice_name,
     colour_name,
     component_key,
-    guide,
 )
 from rules.registry import GAMES, GameEntry, entries, entry
 

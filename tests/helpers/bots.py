@@ -93,7 +93,7 @@ def live_components(message: discord.Message) -> list:
 def live_table(env, channel) -> discord.Message:
     """The one table message that carries live components (the current stage's)."""
     live = [m for m in table_messages(env, channel) if live_components(m) and m.embeds
-            and m.embeds[0].image]
+            and any(a.filename == "board.png" for a in m.attachments)]
     assert len(live) == 1, f"{len(live)} live table messages"
     return live[0]
 

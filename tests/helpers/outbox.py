@@ -47,7 +47,7 @@ class Game:
     def tables(self) -> list[discord.Message]:
         """The game's table messages (status embed with the board), oldest first."""
         return [m for m in mine(self.env, self.place().history())
-                if m.embeds and m.embeds[0].image]
+                if m.embeds and any(a.filename == "board.png" for a in m.attachments)]
 
     def table(self) -> discord.Message:
         tables = self.tables()

@@ -52,7 +52,13 @@ def fresh(place, message) -> discord.Message:
 def boards(env, channel) -> list[discord.Message]:
     """The table messages (each with its board), oldest first."""
     return [m for m in table_messages(env, channel)
-            if m.embeds and m.embeds[0].image and m.embeds[0].image.url == BOARD]
+            if m.embeds and has_board(m)]
+
+
+def has_board(message: discord.Message) -> bool:
+    """Whether a message carries the board: an attachment, which Discord shows at the message's
+    full width (an embed's image is shown small and height-capped)."""
+    return any(a.filename == "board.png" for a in message.attachments)
 
 
 def showing(env, channel) -> discord.Message:
@@ -92,7 +98,7 @@ def assert_calm(env, channel) -> None:
         assert not live_components(old), "a superseded table message kept its components"
     if channel.threads:
         posted = [m for m in mine(env, channel.history()) if m.attachments
-                  or (m.embeds and m.embeds[0].image) or m.content.startswith("⏰")]
+                  or m.content.startswith("⏰")]
         assert posted == [], "a game with a thread posts its table there, not in the channel"
 
 
@@ -207,7 +213,7 @@ async def three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot)
     assert first.channel.id == thread.id
     embed = first.embeds[0]
     assert embed.title == f"Make Make #{game_id} · Round 1 · Red's turn"
-    assert embed.image.url == BOARD
+    assert embed.image.url is None and has_board(first), "the board is shown at full width"
     assert embed.description.startswith(f"Now: Red ({alice.mention})")
     assert field(first, "Scores") == "Red 0 points · Blue 0 points · Green 0 points"
 
@@ -260,7 +266,7 @@ async def three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot)
             assert new == [now], "a new stage posts one new message"
             old = fresh(thread, live)
             assert not old.components, "the previous stage's message loses its components"
-            assert old.embeds[0].image.url == BOARD and old.attachments
+            assert old.embeds[0].image.url is None and has_board(old)
             assert not old.embeds[0].description, "it no longer says who acts"
             assert field(old, "This stage")
             assert latest in field(now, "This stage")

@@ -1,0 +1,287 @@
+"""The live table: one message per stage (DESIGN.md "The table").
+
+Its board, the status that says who acts and what they decide, the stage's latest log lines in
+words, and the components of the current decision. A new stage gets a new message; the previous
+one keeps its final board and log (:func:`closing`) and loses its components.
+
+The board is the message's attachment, not its embed's image: Discord shows an embed's image
+in a small, height-capped box (the 1383x1530 Giants board at 253x280 px, on a phone as on a
+desktop), an attachment at the message's width (302 px on a 390-point phone in the simulator's
+preview). A Components V2 media gallery was measured too: 302 px at the top level, 265 px in a
+container, so no wider than the attachment, while a V2 message can carry neither content nor
+embed and would change every message the table sends; the attachment keeps the message's shape.
+What V2 would add is order and small type: a header, the gallery, the buttons, then the facts,
+scores and log as subtext measured 1.01 phone screens for a Giants stage this layout shows in
+1.22, with the board and the buttons always on the first screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.constants import BOARD_FILE, LOG_LINES, MAX_EMBED_FIELD
+from bot.games import Button, Component, GameUI, Select, game_ui
+from bot.host.sessions import Session, Step
+from bot.table.pace import away_text, paused_text, takeback_notes
+from bot.table.post import Embed, Picture, Post, Renderer, digest_of
+from bot.table.private import pending_humans, secret_now
+from bot.table.steps import first_step
+from bot.table.words import (
+    SEAT_CHANGES,
+    change_line,
+    colour_name,
+    colour_names,
+    game_name,
+    game_text,
+    mentions,
+    result_title,
+    standings,
+    step_line,
+)
+from render.i18n import t
+
+LIVE_LOG_LINES = 4
+"""Log lines on the live message: with the board and the buttons it fits a phone's first
+screen (``scripts/table_shots.py`` measures it); a closed stage's message keeps its whole log
+(up to :data:`bot.constants.LOG_LINES`)."""
+
+
+# --- stages ----------------------------------------------------------------------------------
+
+def stage_key(session: Session, state: Any) -> str:
+    return game_ui(session.row.game).stage(session.view_of(state))
+
+
+def stage_start(session: Session, key: str, known: tuple[str, int] | None) -> int:
+    """The first action *played in* the current stage ``key`` (an action belongs to the stage of
+    the position it was played in, so the move that ends a stage is that stage's last line):
+    from what the outbox stored when the stage is unchanged, else found among the recent
+    positions kept in memory."""
+    if known is not None and known[0] == key and known[1] <= session.seq + 1:
+        return known[1]
+    entered = session.seq  # the position after this action is the first one in the stage
+    while entered >= 1:
+        state = session.state_at(entered - 1)
+        if state is None or stage_key(session, state) != key:
+            break
+        entered -= 1
+    return entered + 1
+
+
+def parse_stage(text: str) -> tuple[str, int] | None:
+    key, sep, start = text.rpartition("|")
+    return (key, int(start)) if sep and start.isdecimal() else None
+
+
+# --- the live message -------------------------------------------------------------------------
+
+def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
+              names: dict[str, str], renderer: Renderer | None, lang: str,
+              closed: bool = False) -> Post:
+    """The live message of the stage that began with action ``start``, as of ``view``.
+
+    Its board rings what the latest turn changed, in this stage or the one before: a stage
+    nobody has acted in yet says what just happened, and its board is then the very picture
+    that closes the previous stage's message (drawn once)."""
+    steps = session.log[start - 1:]
+    assert session.game is not None
+    picture = _board(session, ui, session.game.state, names, renderer, lang, session.log)
+    # a young stage's log starts with what came just before it, so its message reads on its own
+    earlier = max(0, start - 1 - max(0, LIVE_LOG_LINES - len(steps)))
+    steps = session.log[earlier:]
+    embed = Embed(title=_title(session, ui, view, lang), description=_status(session, ui, view,
+                                                                          lang, closed),
+                  fields=_fields(session, ui, view, steps, lang, most=LIVE_LOG_LINES))
+    components = () if closed else tuple(table_components(session, ui, lang))
+    return Post(embed=embed, picture=picture, components=components, seq=session.seq)
+
+
+def closing(session: Session, stored_stage: str, names: dict[str, str],
+            renderer: Renderer | None, new_start: int) -> Post | None:
+    """The final form of the previous stage's message: its last board and whole log, no
+    components; None when its last position is no longer kept (then only the components
+    go)."""
+    known = parse_stage(stored_stage)
+    if known is None or new_start <= known[1]:
+        return None
+    end = new_start - 1
+    state = session.state_at(end)
+    inside = session.state_at(end - 1)  # the position after the last action opens the next
+    if state is None or inside is None:  # stage: the title comes from the one before it
+        return None
+    ui = game_ui(session.row.game)
+    view = session.view_of(state)  # most often still remembered: the stage's last table
+    lang = session.row.language
+    steps = session.log[known[1] - 1:end]
+    picture = _board(session, ui, state, names, renderer, lang, session.log[:end])
+    embed = Embed(title=_title(session, ui, session.view_of(inside), lang),
+                  fields=_fields(session, ui, view, steps, lang, closed=True))
+    return Post(embed=embed, picture=picture, seq=end)
+
+
+def _title(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
+    game = game_name(session.row.game, lang)
+    if view.get("finished"):
+        return t("bot.table.title_over", lang, game=game, id=session.id)
+    return t("bot.table.title", lang, game=game, id=session.id, round=view.get("round"),
+             stage=ui.stage_name(view, lang))
+
+
+def _status(session: Session, ui: GameUI, view: dict[str, Any], lang: str,
+            closed: bool) -> str:
+    """Who acts and what they decide, in words a phone user can act on."""
+    if session.status == "aborted":
+        return t("bot.table.aborted", lang)
+    if session.status == "finished":
+        return "\n".join([result_title(session, lang), *standings(session, lang)])
+    if closed:
+        return ""
+    away = away_text(session, lang)
+    if session.paused:
+        return "\n".join(w for w in (paused_text(session, lang), away) if w)
+    now = _now(session, ui, view, lang)
+    return "\n".join(w for w in (now, away) if w)
+
+
+def _now(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
+    humans = pending_humans(session)
+    pending = list(view.get("pending", []))
+    who = mentions(session, pending, lang)
+    if not pending:
+        return ""
+    if not humans:
+        return t("bot.table.ai_turn", lang, who=who)
+    kind = session.kind()
+    phase = ui.phase_name(kind, lang)
+    if secret_now(session):
+        return game_text(session.row.game, "table.secret", lang, who=who, phase=phase)
+    legal = session.legal_lines(humans[0].colour)
+    shown = [c for c in _components(session, ui, humans[0].colour, lang)
+             if c.op not in ("info", "open")]
+    if not shown:
+        how = t("bot.table.how_play", lang)
+    elif _covers(shown, legal):
+        how = t("bot.table.how_buttons", lang)
+    else:
+        how = t("bot.table.how_both", lang)
+    return t("bot.table.turn", lang, who=who, phase=phase, how=how)
+
+
+def now_text(session: Session, lang: str) -> str:
+    """The live table's own "Now: who, what, how" line, in ``lang`` (for ``/game help``)."""
+    if session.game is None:
+        return ""
+    return _status(session, game_ui(session.row.game), session.view(None), lang, False)
+
+
+def _covers(shown: list[Component], legal: list[str]) -> bool:
+    """Whether the components offer every legal action (then /play is not worth a mention)."""
+    offered = {c.arg for c in shown if isinstance(c, Button) and c.op == "act"}
+    picks = sum(1 for c in shown if isinstance(c, Select) or c.op in ("pick", "other"))
+    return picks > 0 or set(legal) <= offered
+
+
+def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step],
+            lang: str, closed: bool = False,
+            most: int = LOG_LINES) -> tuple[tuple[str, str], ...]:
+    """What the embed says beside the board: the game's facts, the scores, and the latest
+    ``most`` lines of the log."""
+    names = colour_names(session, lang)
+    out: list[tuple[str, str]] = []
+    facts = ui.facts(view, lang, names)
+    if facts:
+        out.append((t("bot.table.facts", lang), cut("\n".join(facts), MAX_EMBED_FIELD)))
+    scores = view.get("scores") or {}
+    if scores and not view.get("finished"):
+        line = " · ".join(f"{colour_name(c, lang)} {ui.score_text(scores[c], lang)}"
+                          for c in view.get("seats", scores) if c in scores)
+        out.append((t("bot.table.scores", lang), cut(line, MAX_EMBED_FIELD)))
+    lines = _log_lines(session, ui, steps, lang, names, closed)
+    if lines:
+        shown = lines[-most:]
+        if len(lines) > len(shown):
+            shown = ["…", *shown]
+        text = "\n".join(shown)
+        while len(text) > MAX_EMBED_FIELD and len(shown) > 2:
+            shown = ["…", *shown[2:]]
+            text = "\n".join(shown)
+        out.append((t("bot.table.log", lang), cut(text, MAX_EMBED_FIELD)))
+    return tuple(out)
+
+
+def _log_lines(session: Session, ui: GameUI, steps: list[Step], lang: str,
+               names: dict[str, str], closed: bool) -> list[str]:
+    """The steps in words, with the take-backs and the seats that changed hands among them
+    (after the action they followed). A change after a stage's last action belongs to the next
+    stage; a closed stage's message leaves it out."""
+    first = steps[0].seq if steps else session.seq + 1
+    last = steps[-1].seq if steps else session.seq
+    changes = [c for c in session.changes if c.what in SEAT_CHANGES
+               and first - 1 <= c.seq and (c.seq < last if closed else c.seq <= last)]
+    takebacks = takeback_notes(session, ui, steps, lang, names)
+    lines = [*takebacks.get(first - 1, []),
+             *(change_line(session, c, lang) for c in changes if c.seq < first)]
+    for step in steps:
+        lines.append(step_line(ui, step, lang, names))
+        lines += takebacks.get(step.seq, [])
+        lines += [change_line(session, c, lang) for c in changes if c.seq == step.seq]
+    return lines
+
+
+def cut(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _board(session: Session, ui: GameUI, state: Any, names: dict[str, str],
+           renderer: Renderer | None, lang: str, steps: list[Step]) -> Picture | None:
+    """The board of position ``state``, its key worked out once per position (a digest of
+    the whole view: the same board is asked for again when its stage closes)."""
+    if renderer is None:
+        return None
+    view = session.view_of(state)
+    changed = sorted(ui.changed([e for s in _latest_turn(steps) for e in s.events]))
+    key = session.worked_out(state, ("board", lang, tuple(names.items()), tuple(changed)),
+                             lambda _: digest_of(view, lang, names, changed))
+    return Picture(BOARD_FILE, key, renderer, (view, lang, names),
+                   {"highlight": frozenset(changed), "frame": (session.id, "board", lang)},
+                   stream=(session.id, "board"))
+
+
+def _latest_turn(steps: list[Step]) -> list[Step]:
+    """What changed since the table's previous state: the latest human action with the AI and
+    chance steps around it (back to the previous human action)."""
+    humans = [i for i, s in enumerate(steps) if s.by in ("human", "timeout")]
+    if len(humans) >= 2:
+        return steps[humans[-2] + 1:]
+    return steps
+
+
+def table_components(session: Session, ui: GameUI, lang: str) -> list[Component]:
+    """The live table's components: the pending human's public decision, and the 🔒 button
+    for games with a private side (a closed DM, or a glance at one's screen mid-decision)."""
+    if session.status != "running" or session.game is None:
+        return []
+    items: list[Component] = []
+    humans = pending_humans(session)
+    if humans and not secret_now(session) and not session.paused:
+        items += _components(session, ui, humans[0].colour, lang)
+        items += first_step(session, ui, humans[0].colour, lang, items)
+    if ui.has_screen():
+        label = game_text(session.row.game, "hidden.open_due" if secret_now(session)
+                          else "hidden.open", lang)
+        items.append(Button("open", label, style="secondary"))
+    return items
+
+
+def _components(session: Session, ui: GameUI, colour: str, lang: str) -> list[Component]:
+    """The components of ``colour``'s public decision now, worked out once per position: the
+    status line and the table both ask."""
+    assert session.game is not None
+    return list(session.worked_out(
+        session.game.state, ("components", colour, lang),
+        lambda _: ui.components(session.kind(), session.view(None), colour,
+                                session.legal_lines(colour), lang)))
+
+
+__all__ = ["closing", "cut", "live_post", "now_text", "parse_stage", "stage_key",
+           "stage_start", "table_components"]

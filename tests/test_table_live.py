@@ -1,0 +1,71 @@
+"""The live table message on a phone: the board is the message's own picture (shown at the
+message's width, not as an embed's small image), and the stage's log is short enough to leave
+the board and the buttons on the first screen."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.constants import BOARD_FILE, LOG_LINES
+from bot.host.sessions import Host, Session
+from bot.host.store import SqliteStore
+from bot.table import desired
+from bot.table.live import LIVE_LOG_LINES
+from render.i18n import t
+
+CREATOR = 10
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _no_picture(*args: object, **kwargs: object) -> bytes:
+    return b""
+
+
+@pytest.fixture
+async def host(tmp_path: Path) -> AsyncIterator[Host]:
+    store = await SqliteStore.open(tmp_path / "games.sqlite3")
+    try:
+        yield Host(store, seed_source=itertools.count(3).__next__)
+    finally:
+        await store.close()
+
+
+async def started(host: Host, game: str) -> Session:
+    session = await host.create(channel_id=1, guild_id=1, game=game, options={},
+                                creator_id=CREATOR, language="en", creator_name="p0")
+    for k in (1, 2):
+        await host.join(session.id, CREATOR + k, f"p{k}")
+    await host.start(session.id, CREATOR)
+    return session
+
+
+async def play_one(host: Host, session: Session) -> None:
+    seat = next(s for c in session.pending() if (s := session.seat(c)) and not s.is_ai)
+    assert seat.user_id is not None
+    await host.play_game(session.id, seat.user_id, session.legal_lines(seat.colour)[0])
+
+
+@pytest.mark.parametrize("game", ["giants", "giganten", "makemake"])
+async def test_the_board_is_the_message_s_picture_not_the_embed_s_image(host: Host,
+                                                                         game: str) -> None:
+    session = await started(host, game)
+    want = desired(session, NOW, {}, _no_picture)
+    assert want.live is not None and want.live.embed is not None
+    assert want.live.picture is not None and want.live.picture.filename == BOARD_FILE
+    assert want.live.embed.image is None, "an embed's image is shown small and height-capped"
+
+
+async def test_the_live_message_shows_the_latest_few_log_lines(host: Host) -> None:
+    session = await started(host, "makemake")
+    for _ in range(LOG_LINES + 2):
+        await play_one(host, session)
+    want = desired(session, NOW, {}, _no_picture)
+    assert want.live is not None and want.live.embed is not None
+    log = dict(want.live.embed.fields)[t("bot.table.log", "en")].splitlines()
+    assert LIVE_LOG_LINES < LOG_LINES
+    assert len(log) == LIVE_LOG_LINES, log
