@@ -14,13 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, colour_name
-from bot.games.giganten import _changes, _facts, _moves
+from bot.games.giganten import _changes, _facts, _moves, _taps
 from render import giganten as art
 from render.giganten import money
 from render.i18n import has, join, t
 from rules.core import Event
 from rules.giganten.auction import auto_payment, payments
-from rules.giganten.board import BUILD_COST, CARDS, FEE, OVERFILL, STORAGE_LIMIT
+from rules.giganten.board import BUILD_COST, FEE, OVERFILL, STORAGE_LIMIT
 
 MAX_CHOICES = 25
 """Discord shows at most 25 options in a select."""
@@ -31,16 +31,8 @@ def company_name(company: str | None, lang: str) -> str:
     return t(f"bot.giganten.company.{company}", lang) if company else "-"
 
 
-def card_text(card: str, lang: str) -> str:
-    """An action card's contents in one short line: what a player weighs when taking it."""
-    data = CARDS[card]
-    parts = [t("bot.giganten.card.numbers", lang, licences=data["licences"], mp=data["mp"])]
-    if "black" in data:
-        parts.insert(0, t("bot.giganten.card.black", lang, black=data["black"]))
-    special = data["special"]
-    if special:
-        parts.append(t(f"bot.giganten.card.special.{special['kind']}", lang, n=special["value"]))
-    return f"{card}: " + " · ".join(parts)
+card_text = _taps.card_label
+"""An action card's contents in one short line (also a tap's option)."""
 
 
 def hand_text(values: list[int], lang: str) -> str:
@@ -186,6 +178,20 @@ class GigantenUI(GameUI):
         if decision == "bid":
             return bid_items(view, set(legal), lang)
         return []
+
+    # --- the guided choice (taps) ------------------------------------------------------------
+
+    def move_parts(self, kind: str, notation: str) -> tuple[str, ...]:
+        return _taps.parts(kind, notation)
+
+    def part_prompt(self, kind: str, chosen: tuple[str, ...], lang: str) -> str:
+        return _taps.prompt(kind, chosen, lang)
+
+    def part_label(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _taps.label(kind, chosen, part, lang)
+
+    def part_group(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _taps.group(kind, chosen, part, lang)
 
     def stage(self, view: dict[str, Any]) -> str:
         """Card choice, movement and building, production, the auctions (each round)."""
