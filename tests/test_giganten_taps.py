@@ -13,12 +13,15 @@ from functools import cache
 
 import pytest
 
-from bot.games import Chosen, Step, game_ui, guide
+import bot.adapter.outbox
+from bot.games import Button, Chosen, Select, Step, game_ui, guide
 from bot.games.giganten import _taps
 from render.i18n import I18N_DIR, LANGUAGES, needed_categories
 from rules import giganten
 from rules.ai import choose
 from rules.core import CHANCE
+from tests.helpers.bots import custom_ids, home, live_table
+from tests.helpers.giganten_table import ephemeral_text, open_game, session_in, small_board
 
 UI = game_ui("giganten")
 SEEDS = (3, 11)
@@ -175,3 +178,92 @@ def test_labels_read_only_the_notation_and_the_boards_fixed_data() -> None:
     assert _taps.group("move", (), "drive G6 G5 F5", "en") == "Drive to row F"
     assert _taps.label("move", (), "price jet -2", "en") == "Jet price down 2 steps"
     assert _taps.label("move", (), "loco 1", "en") == "Locomotive 1 space forward"
+
+
+# --- the table's own components --------------------------------------------------------------
+
+def _auction_view(high: int) -> dict:
+    return {"decision": "bid", "auction": {"company": "jet", "high_bid": high,
+                                           "high_bidder": "grey", "winner": None}}
+
+
+def test_the_next_bids_are_one_tap_each_in_a_select() -> None:
+    legal = [f"bid {n}" for n in range(4, 118)] + ["pass"]
+    items = UI.components("bid", _auction_view(3), "red", legal, "en")
+    [select] = [item for item in items if isinstance(item, Select)]
+    assert select.op == "sel" and select.placeholder == "Another bid…"
+    assert [c.value for c in select.choices] == [f"bid {n}" for n in range(6, 31)]
+    assert select.choices[0].label == "Bid 6 licence points"
+    assert [b.arg for b in items if isinstance(b, Button) and b.op == "act"] == [
+        "bid 4", "bid 5", "pass"]
+    near_the_top = [f"bid {n}" for n in range(114, 118)] + ["pass"]
+    items = UI.components("bid", _auction_view(113), "red", near_the_top, "en")
+    [select] = [item for item in items if isinstance(item, Select)]
+    assert [c.value for c in select.choices] == ["bid 116", "bid 117"]
+
+
+def test_past_25_shipments_the_best_is_one_button_and_the_rest_by_taps() -> None:
+    legal = max(positions()["produce"], key=len)
+    assert len(legal) > 25
+    view = {"decision": "produce", "prices": {"hudson": 5, "jet": 5, "standard": 5},
+            "players": {"red": {"storage": {"hudson": 0, "jet": 0, "standard": 0}}}}
+    [best] = UI.components("produce", view, "red", legal, "en")
+    assert isinstance(best, Button) and best.op == "act" and best.arg in legal
+    assert best.label.startswith("Ship: ")
+    few = legal[:3]
+    items = UI.components("produce", view, "red", few, "en")
+    assert [type(item) for item in items] == [Button, Select]
+
+
+# --- through Discord --------------------------------------------------------------------------
+
+async def test_a_drive_by_taps_on_the_table(simcord_env, monkeypatch) -> None:
+    """The live table offers the first step (where to drive, by row); a tap answers with the
+    spaces of that row for the player alone, and the next tap drives there."""
+    env = simcord_env
+    monkeypatch.setitem(bot.adapter.outbox.RENDERERS, "giganten", small_board)
+    guild = env.create_guild()
+    channel = guild.create_text_channel("texas")
+    alice = guild.add_member(env.create_user("alice"))
+    await open_game(env, channel, alice, ai_seats=2)
+    session = session_in(env, channel)
+    colour = session.seat_of(alice.id).colour
+    while session.kind() != "move":
+        assert session.pending() == (colour,)
+        move = str(choose(giganten, session.game.state, colour, "greedy", random.Random(1)))
+        assert ephemeral_text(await alice.slash(home(channel), "play",
+                                                notation=move)).startswith("Played")
+        session = session_in(env, channel)
+    seq = session.seq
+    legal = session.legal_lines(colour)
+    drive = next(line for line in legal if line.startswith("drive ") and line.endswith(" K8")) \
+        if any(line.endswith(" K8") for line in legal) else legal[0]
+    to = drive.split()[-1]
+    live = live_table(env, channel)
+    first = next(cid for cid in custom_ids(live) if cid.startswith(f"ks:{session.id}:t:{seq}:"))
+    groups = [(o.label, o.value) for row in live.components for c in row.children
+              if getattr(c, "custom_id", "") == first for o in c.options]
+    assert (f"Drive to row {to[0]}", f"{[g for g, _ in groups].index(f'Drive to row {to[0]}')}:") \
+        in groups
+    assert ("End the turn", f"{len(groups) - 1}:") in groups
+    value = next(v for g, v in groups if g == f"Drive to row {to[0]}")
+    step = (await alice.select(live, [value], custom_id=first)).response
+    assert step is not None and step.ephemeral
+    assert step.content == "Drive, look at a tile, move the locomotive, or end the turn?"
+    assert session_in(env, channel).seq == seq, "a step plays nothing"
+    shown = getattr(step, "message", step)  # an interaction's response, read as a message
+    spaces = [(o.label, o.value) for row in shown.components for c in row.children
+              for o in getattr(c, "options", None) or ()]
+    words = UI.move_label(drive, "en")
+    if spaces:  # more than five spaces in the row: a select
+        assert all(label.startswith("Drive to ") or label.startswith("drive ")
+                   for label, _ in spaces), spaces
+        value = next(v for _, v in spaces if v.endswith(f":{drive}"))
+        assert (words, value) in spaces, "the option that ends the move names it"
+        select = next(cid for cid in custom_ids(shown) if cid.startswith("ks:"))
+        done = await alice.select(step, [value], custom_id=select)
+    else:
+        done = await alice.click(step, label=words)
+    assert done.response.content == f"Played: {words}"
+    assert session_in(env, channel).log[seq].line == f"{colour} {drive}"
+    assert not env.bot.unexpected_errors

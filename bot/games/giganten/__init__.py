@@ -265,11 +265,16 @@ def _label(text: str, most: int = MAX_LABEL) -> str:
 
 def _produce_items(legal: list[str], prices: dict[str, int], stored: dict[str, int],
                    lang: str) -> list[Component]:
-    """The best-looking shipping as one click, every other outcome in a select."""
+    """The best-looking shipping as one click, every other outcome in a select; past 25
+    outcomes, the best one as a button that names it, and the others by taps, derrick by
+    derrick (the table adds that choice when these components do not offer every line)."""
     ranked = ranked_productions(legal, prices, stored)
     if not ranked:
         return []
     best = ranked[0]
+    if len(ranked) > MAX_CHOICES:
+        return [Button("act", _label(t("bot.giganten.button.produce", lang,
+                                       line=entries(legal[best], lang))), legal[best])]
     items: list[Component] = [Button(
         "pick", _label(t("bot.giganten.button.produce", lang, line=entries(legal[best], lang))),
         str(best))]
@@ -304,7 +309,8 @@ def entries(line: str, lang: str) -> str:
 
 
 def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Component]:
-    """The current high bid (as a label), +1, +2, any other amount, and Pass."""
+    """The current high bid (as a label), +1, +2, any other amount, Pass, and the next 25
+    amounts in a select (one tap each)."""
     auction = view["auction"]
     high = auction["high_bid"]
     company = company_name(auction["company"], lang)
@@ -319,6 +325,10 @@ def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Componen
     if f"bid {high + 3}" in legal:
         items.append(Button("other", t("bot.giganten.button.other", lang), style="secondary"))
     items.append(Button("act", t("bot.giganten.button.pass", lang), "pass", "danger"))
+    more = [f"bid {n}" for n in range(high + 3, high + 3 + MAX_CHOICES) if f"bid {n}" in legal]
+    if more:  # the next amounts as one tap each; a higher one is typed in the modal
+        items.append(Select("sel", t("bot.giganten.taps.select.bid", lang), tuple(
+            Choice(_taps.label("bid", (), bid, lang), bid) for bid in more)))
     return items
 
 
