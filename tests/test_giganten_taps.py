@@ -267,3 +267,23 @@ async def test_a_drive_by_taps_on_the_table(simcord_env, monkeypatch) -> None:
     assert done.response.content == f"Played: {words}"
     assert session_in(env, channel).log[seq].line == f"{colour} {drive}"
     assert not env.bot.unexpected_errors
+
+
+def test_the_payment_form_says_what_a_sale_brings_and_which_cards_a_payment_gives() -> None:
+    view = {"auction": {"company": "hudson", "high_bid": 6},
+            "you": {"seat": "blue", "licences": [1, 1, 1, 1, 2, 2, 2, 2, 2]},
+            "players": {"blue": {"storage": {"hudson": 2, "jet": 0, "standard": 0}}},
+            "prices": {"hudson": 7500, "jet": 4500, "standard": 8000}}
+    form = UI.private_form("sell", view, "blue", "en")
+    assert form is not None
+    assert form.fields[0].choices == (
+        ("sell 2", "Sell 2 oil chips for $15,000"), ("sell 1", "Sell 1 oil chip for $7,500"),
+        ("sell 0", "Sell 0 oil chips for $0"),
+        ("pay 1 1 2 2", "First pay 6 with the cards 2×2 + 2×1, then choose how many to sell"),
+        ("pay 1 1 1 1 2", "First pay 6 with the cards 1×2 + 4×1, then choose how many to sell"))
+    for lang in LANGUAGES:
+        worded = UI.private_form("sell", view, "blue", lang)
+        assert worded is not None
+        for token, label in worded.fields[0].choices:
+            assert "bot.giganten" not in label and not PLACEHOLDER.search(label)
+            assert token not in label and "(paying" not in label, label

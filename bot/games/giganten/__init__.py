@@ -216,21 +216,25 @@ class GigantenUI(GameUI):
     def private_form(self, kind: str, view: dict[str, Any], seat: str,
                      lang: str) -> Form | None:
         """One pick, preselected on selling everything with the automatic (smallest) payment;
-        other counts, and explicit payments, are the other choices."""
+        other counts, and explicit payments, are the other choices (in plain words: what a
+        sale brings, which cards a payment gives)."""
         auction = view.get("auction")
         if kind != "sell" or not auction:
             return None
         stored = view["players"][seat]["storage"][auction["company"]]
+        price = view["prices"][auction["company"]]
         auto = default_payment(view)
-        choices = [(f"sell {n}", t("bot.giganten.form.sell", lang, count=n))
+        choices = [(f"sell {n}", t("bot.giganten.taps.form.sell", lang, count=n,
+                                   money=money(n * price, lang)))
                    for n in range(stored, -1, -1)]
         hand = list(view["you"]["licences"])
         if sum(hand) >= auction["high_bid"]:
             for values in payments(hand, auction["high_bid"]):
                 if values != auto:
                     shown = " ".join(str(v) for v in values)
-                    choices.append((f"pay {shown}", t("bot.giganten.form.pay", lang,
-                                                      values=shown, total=sum(values))))
+                    choices.append((f"pay {shown}", t(
+                        "bot.giganten.taps.form.pay", lang, values=_taps.cards_text(values),
+                        total=sum(values))))
         return Form("", (Field("sale", t("bot.giganten.form.label", lang),
                                tuple(choices[:MAX_CHOICES])),))
 
