@@ -249,7 +249,8 @@ async def test_a_drive_by_taps_on_the_table(simcord_env, monkeypatch) -> None:
     value = next(v for g, v in groups if g == f"Drive to row {to[0]}")
     step = (await alice.select(live, [value], custom_id=first)).response
     assert step is not None and step.ephemeral
-    assert step.content == "Drive, look at a tile, move the locomotive, or end the turn?"
+    assert step.content == f"Drive to row {to[0]}\n" \
+        "**Drive, look at a tile, move the locomotive, or end the turn?**"
     assert session_in(env, channel).seq == seq, "a step plays nothing"
     shown = getattr(step, "message", step)  # an interaction's response, read as a message
     spaces = [(o.label, o.value) for row in shown.components for c in row.children
