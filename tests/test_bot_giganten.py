@@ -504,10 +504,10 @@ def test_payment_form_preselects_the_automatic_payment() -> None:
     text = UI.prompt_text("sell", view, "blue", "en")
     assert "(2 2 2)" in text and "Hudson with 6 licence points" in text and "$7,500" in text
     labels = [label for _, label in form.fields[0].choices]
-    assert labels[:2] == ["pay with licences 2+2+2 (total 6), then sell 1 oil chip",
-                          "pay with licences 2+2+2 (total 6), then sell 0 oil chips"], \
+    assert labels[:2] == ["Pay with licences 2+2+2 (total 6), then sell 1 oil chip for $7,500",
+                          "Pay with licences 2+2+2 (total 6), then sell 0 oil chips for $0"], \
         "what is paid, in words"
-    assert labels[2].endswith(", then choose how many oil chips to sell")
+    assert labels[2] == "First pay 6 with the cards 2×2 + 2×1, then choose how many to sell"
     assert UI.private_form("bid", view, "blue", "en") is None
 
 

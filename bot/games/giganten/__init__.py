@@ -14,13 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, colour_name
-from bot.games.giganten import _changes, _facts, _moves
+from bot.games.giganten import _changes, _facts, _moves, _taps
 from render import giganten as art
 from render.giganten import money
 from render.i18n import has, join, t
 from rules.core import Event
 from rules.giganten.auction import auto_payment, payments
-from rules.giganten.board import BUILD_COST, CARDS, FEE, OVERFILL, STORAGE_LIMIT
+from rules.giganten.board import BUILD_COST, FEE, OVERFILL, STORAGE_LIMIT
 
 MAX_CHOICES = 25
 """Discord shows at most 25 options in a select."""
@@ -31,16 +31,8 @@ def company_name(company: str | None, lang: str) -> str:
     return t(f"bot.giganten.company.{company}", lang) if company else "-"
 
 
-def card_text(card: str, lang: str) -> str:
-    """An action card's contents in one short line: what a player weighs when taking it."""
-    data = CARDS[card]
-    parts = [t("bot.giganten.card.numbers", lang, licences=data["licences"], mp=data["mp"])]
-    if "black" in data:
-        parts.insert(0, t("bot.giganten.card.black", lang, black=data["black"]))
-    special = data["special"]
-    if special:
-        parts.append(t(f"bot.giganten.card.special.{special['kind']}", lang, n=special["value"]))
-    return f"{card}: " + " · ".join(parts)
+card_text = _taps.card_label
+"""An action card's contents in one short line (also a tap's option)."""
 
 
 def hand_text(values: list[int], lang: str) -> str:
@@ -187,6 +179,20 @@ class GigantenUI(GameUI):
             return bid_items(view, set(legal), lang)
         return []
 
+    # --- the guided choice (taps) ------------------------------------------------------------
+
+    def move_parts(self, kind: str, notation: str) -> tuple[str, ...]:
+        return _taps.parts(kind, notation)
+
+    def part_prompt(self, kind: str, chosen: tuple[str, ...], lang: str) -> str:
+        return _taps.prompt(kind, chosen, lang)
+
+    def part_label(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _taps.label(kind, chosen, part, lang)
+
+    def part_group(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _taps.group(kind, chosen, part, lang)
+
     def stage(self, view: dict[str, Any]) -> str:
         """Card choice, movement and building, production, the auctions (each round)."""
         return f"{view.get('round')}:{STAGES.get(str(view.get('phase')), view.get('phase'))}"
@@ -211,32 +217,37 @@ class GigantenUI(GameUI):
     def private_form(self, kind: str, view: dict[str, Any], seat: str,
                      lang: str) -> Form | None:
         """One pick, preselected on selling everything with the automatic (smallest) payment;
-        other counts, and explicit payments, are the other choices."""
+        other counts, and explicit payments, are the other choices (in plain words: what a
+        sale brings, which cards a payment gives)."""
         auction = view.get("auction")
         if kind != "sell" or not auction:
             return None
         stored = view["players"][seat]["storage"][auction["company"]]
+        price = view["prices"][auction["company"]]
         auto = default_payment(view)
-        choices = [(f"sell {n}", self._sale_words(n, () if auction.get("paid") else auto, lang))
+        choices = [(f"sell {n}", self._sale_words(n, price, () if auction.get("paid") else auto,
+                                                  lang))
                    for n in range(stored, -1, -1)]
         hand = list(view["you"]["licences"])
         if sum(hand) >= auction["high_bid"]:
             for values in payments(hand, auction["high_bid"]):
                 if values != auto:
                     shown = " ".join(str(v) for v in values)
-                    choices.append((f"pay {shown}", t("bot.giganten.form.pay", lang,
-                                                      pay=self.move_words(f"pay {shown}", lang))))
+                    choices.append((f"pay {shown}", t(
+                        "bot.giganten.taps.form.pay", lang, values=_taps.cards_text(values),
+                        total=sum(values))))
         return Form("", (Field("sale", t("bot.giganten.form.label", lang),
                                tuple(choices[:MAX_CHOICES])),))
 
-    def _sale_words(self, count: int, paying: tuple[int, ...], lang: str) -> str:
-        """Selling ``count`` chips in words, after what is paid first (``paying``: the cards
-        a ``sell`` pays by itself; none once paid)."""
-        sell = self.move_words(f"sell {count}", lang)
+    def _sale_words(self, count: int, price: int, paying: tuple[int, ...], lang: str) -> str:
+        """Selling ``count`` chips at ``price`` in words, with what they bring, after what is
+        paid first (``paying``: the cards a ``sell`` pays by itself; none once paid)."""
+        sell = t("bot.giganten.taps.form.sell", lang, count=count, money=money(count * price, lang))
         if not paying:
             return sell
         pay = self.move_words("pay " + " ".join(str(v) for v in paying), lang)
-        return t("bot.giganten.form.sell", lang, pay=pay, sell=sell)
+        both = t("bot.giganten.form.sell", lang, pay=pay, sell=sell[:1].lower() + sell[1:])
+        return both[:1].upper() + both[1:]
 
     def screen_art(self) -> Callable[[dict[str, Any], str, str], bytes | None]:
         """The licence hand, tiles peeked at and action card, for that seat's DM only."""
@@ -269,11 +280,16 @@ def _label(text: str, most: int = MAX_LABEL) -> str:
 
 def _produce_items(legal: list[str], prices: dict[str, int], stored: dict[str, int],
                    lang: str) -> list[Component]:
-    """The best-looking shipping as one click, every other outcome in a select."""
+    """The best-looking shipping as one click, every other outcome in a select; past 25
+    outcomes, the best one as a button that names it, and the others by taps, derrick by
+    derrick (the table adds that choice when these components do not offer every line)."""
     ranked = ranked_productions(legal, prices, stored)
     if not ranked:
         return []
     best = ranked[0]
+    if len(ranked) > MAX_CHOICES:
+        return [Button("act", _label(t("bot.giganten.button.produce", lang,
+                                       line=entries(legal[best], lang))), legal[best])]
     items: list[Component] = [Button(
         "pick", _label(t("bot.giganten.button.produce", lang, line=entries(legal[best], lang))),
         str(best))]
@@ -313,7 +329,8 @@ def licence_points(n: int, lang: str) -> str:
 
 
 def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Component]:
-    """The current high bid (as a label), +1, +2, any other amount, and Pass."""
+    """The current high bid (as a label), +1, +2, any other amount, Pass, and the next 25
+    amounts in a select (one tap each)."""
     auction = view["auction"]
     high = auction["high_bid"]
     company = company_name(auction["company"], lang)
@@ -328,6 +345,10 @@ def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Componen
     if f"bid {high + 3}" in legal:
         items.append(Button("other", t("bot.giganten.button.other", lang), style="secondary"))
     items.append(Button("act", t("bot.giganten.button.pass", lang), "pass", "danger"))
+    more = [f"bid {n}" for n in range(high + 3, high + 3 + MAX_CHOICES) if f"bid {n}" in legal]
+    if more:  # the next amounts as one tap each; a higher one is typed in the modal
+        items.append(Select("sel", t("bot.giganten.taps.select.bid", lang), tuple(
+            Choice(_taps.label("bid", (), bid, lang), bid) for bid in more)))
     return items
 
 
