@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games._ui import Field, Form, GameUI
-from bot.games.giants import _changes, _facts, _moves
+from bot.games.giants import _changes, _facts, _moves, _taps
 from render import giants as art
 from render.i18n import has, join, t
 from rules.core import Event
@@ -31,6 +31,20 @@ class GiantsUI(GameUI):
 
     def move_words(self, notation: str, lang: str) -> str:
         return _moves.words(notation, lang)
+
+    # --- guided choices (taps) -------------------------------------------------------------
+
+    def move_parts(self, kind: str, notation: str) -> tuple[str, ...]:
+        return _taps.parts(kind, notation)
+
+    def part_prompt(self, kind: str, chosen: tuple[str, ...], lang: str) -> str:
+        return _taps.prompt(kind, chosen, lang)
+
+    def part_label(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _taps.label(kind, chosen, part, lang)
+
+    def part_group(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _taps.group(kind, chosen, part, lang)
 
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
