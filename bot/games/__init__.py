@@ -6,17 +6,24 @@ from __future__ import annotations
 import importlib
 
 from bot.games._ui import (
+    DONE,
     MAX_CHOICE_NAME,
     Button,
     Choice,
+    Chosen,
     Component,
     Field,
     Form,
     GameUI,
     Select,
+    StaleChoice,
+    Step,
+    StepOption,
+    back,
     choice_name,
     colour_name,
     component_key,
+    guide,
 )
 from rules.registry import GAMES, GameEntry, entries, entry
 
@@ -57,6 +64,6 @@ def game_ui(game: str) -> GameUI:
     return ui
 
 
-__all__ = ["MAX_CHOICE_NAME", "PLAYABLE", "Button", "Choice", "Component", "Field", "Form",
-           "GameUI", "Select", "choice_name", "colour_name", "component_key", "game_ui",
-           "playable"]
+__all__ = ["DONE", "MAX_CHOICE_NAME", "PLAYABLE", "Button", "Choice", "Chosen", "Component",
+           "Field", "Form", "GameUI", "Select", "StaleChoice", "Step", "StepOption", "back",
+           "choice_name", "colour_name", "component_key", "game_ui", "guide", "playable"]

@@ -9,7 +9,7 @@ and the Discord adapter turns :class:`Button` and :class:`Select` into real comp
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,10 @@ PATH_ARROW = "→"
 """Between the labels of a path in a move's words."""
 CHOICE_SEPARATOR = " · "
 """Between a move's words and its notation in an autocomplete choice."""
+MAX_OPTIONS = 25
+"""Discord's limit for a select's options (and the buttons of a message): a guided step's most."""
+DONE = "."
+"""The part of the option that ends a move here when longer moves share its beginning."""
 
 
 LIST_BREAKS = (", ", "、", "，", "; ", "；")
@@ -142,6 +146,50 @@ class Form:
             0 <= i < len(f.choices) for f, i in zip(self.fields, picks, strict=True))
 
 
+@dataclass(frozen=True)
+class StepOption:
+    """One option of a guided step (or, with an empty ``part``, one group of them)."""
+
+    part: str
+    """What this option adds to the move: one or more notation words ("K8", "3 chief")."""
+    label: str
+    """The option in words of the player's language (at most 80 characters)."""
+    group: str = ""
+    """Its group's label when the step has more than 25 options ("Row K", "North coast")."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """The next question of a guided choice: only legal options, at most 25 (groups first when
+    there are more: then each option is a group, with an empty ``part``)."""
+
+    prompt: str
+    options: tuple[StepOption, ...]
+    chosen: tuple[str, ...]
+    """The parts chosen so far, the ones taken automatically included."""
+    group: str = ""
+    """The group whose options these are ("" when the step is not split, or lists the groups)."""
+
+    @property
+    def groups(self) -> bool:
+        """Whether the options are groups (a tap on one opens its options)."""
+        return bool(self.options) and not self.options[0].part
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The end of a guided choice: one legal move."""
+
+    notation: str
+    words: str
+    """The whole move in words (the last button's label, at most 80 characters)."""
+
+
+class StaleChoice(ValueError):
+    """The parts (or the group) chosen so far lead to no legal move any more: the chooser is
+    outdated (the game moved on, or another tap was played first)."""
+
+
 class GameUI:
     """Defaults that suit any game; a game module overrides what it words better.
 
@@ -196,6 +244,27 @@ class GameUI:
         small (:meth:`button_actions`), labelled with the move in words."""
         return [Button("act", self.move_label(action, lang), action)
                 for action in self.button_actions(kind, legal) if ":" not in action]
+
+    def move_parts(self, kind: str, notation: str) -> tuple[str, ...]:
+        """The parts a guided choice picks one by one; joined by spaces they are the notation.
+        By default the notation's words; a game merges words that make one decision
+        (``3 chief``)."""
+        return tuple(notation.split())
+
+    def part_prompt(self, kind: str, chosen: tuple[str, ...], lang: str) -> str:
+        """The question of the step after ``chosen`` ("Where?"); by default a plain "What
+        next?"."""
+        return t("bot.taps.prompt", lang)
+
+    def part_label(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        """One option of the step after ``chosen`` in words; by default the part itself (and
+        :data:`DONE` as "just this")."""
+        return t("bot.taps.done", lang) if part == DONE else part
+
+    def part_group(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        """The group of an option when its step has more than 25 ("Row K"); "" leaves the
+        grouping to :func:`guide` (ranges of the options in their order)."""
+        return ""
 
     def move_words(self, notation: str, lang: str) -> str:
         """One legal move in words of ``lang`` (``place worker K8`` -> "place a worker on
@@ -291,3 +360,128 @@ class GameUI:
                                           and len(legal) <= MAX_BUTTONS):
             return legal
         return []
+
+
+def guide(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], lang: str,
+          group: str = "") -> Step | Chosen:
+    """The next step after ``chosen`` among the ``legal`` moves of a decision of ``kind``, or
+    the chosen move once one is left.
+
+    A step with a single option is taken at once (its part joins ``chosen``), so every step
+    returned asks a real question. More than 25 options come as groups first (the game's
+    :meth:`GameUI.part_group`, else ranges); ``group`` picks one of them (groups are one level
+    deep, so a step holds at most 25 x 25 options). :data:`DONE` last in ``chosen`` takes the
+    move that ends there. Raises
+    :class:`StaleChoice` when ``chosen`` or ``group`` fits no legal move any more."""
+    moves = [(move, ui.move_parts(kind, move)) for move in legal]
+    chosen = tuple(chosen)
+    if chosen and chosen[-1] == DONE:
+        done = _after(moves, chosen[:-1])[0]
+        if not done:
+            raise StaleChoice(" ".join(chosen))
+        return Chosen(done, fit(ui.move_words(done, lang), MAX_LABEL))
+    done, parts = _after(moves, chosen)
+    while len(parts) == 1 and not done:
+        chosen += (parts[0],)
+        group = ""
+        done, parts = _after(moves, chosen)
+    if not done and not parts:
+        raise StaleChoice(" ".join(chosen))
+    if done and not parts:
+        return Chosen(done, fit(ui.move_words(done, lang), MAX_LABEL))
+    options = _options(ui, kind, chosen, parts + ((DONE,) if done else ()), lang)
+    prompt = ui.part_prompt(kind, chosen, lang)
+    if len(options) <= MAX_OPTIONS:
+        if group:
+            raise StaleChoice(group)
+        return Step(prompt, options, chosen)
+    if not group:
+        return Step(prompt, tuple(StepOption("", name, name) for name in _group_names(options)),
+                    chosen)
+    inside = tuple(option for option in options if option.group == group)
+    if not inside:
+        raise StaleChoice(group)
+    return Step(prompt, inside, chosen, group)
+
+
+def back(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], lang: str,
+         group: str = "") -> tuple[tuple[str, ...], str] | None:
+    """Where Back leads from the step at ``chosen`` (and ``group``): the ``(chosen, group)``
+    of the step before, dropping the last tapped part with the parts taken automatically
+    after it; from a group's options, the list of groups. None: this is the first step."""
+    chosen = tuple(chosen)
+    if group:
+        return chosen, ""
+    moves = [(move, ui.move_parts(kind, move)) for move in legal]
+    for cut in range(len(chosen) - 1, -1, -1):
+        done, parts = _after(moves, chosen[:cut])
+        if len(parts) > 1 or done:
+            options = _options(ui, kind, chosen[:cut], parts + ((DONE,) if done else ()), lang)
+            if len(options) <= MAX_OPTIONS:
+                return chosen[:cut], ""
+            return chosen[:cut], next((o.group for o in options if o.part == chosen[cut]), "")
+    return None
+
+
+def _after(moves: list[tuple[str, tuple[str, ...]]],
+           chosen: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """The move ``chosen`` completes ("" if none) and the parts that may follow it, in the
+    order of the legal moves."""
+    done = ""
+    parts: dict[str, None] = {}
+    for move, split in moves:
+        if split[:len(chosen)] != chosen:
+            continue
+        if len(split) == len(chosen):
+            done = done or move
+        else:
+            parts[split[len(chosen)]] = None
+    return done, tuple(parts)
+
+
+def _options(ui: GameUI, kind: str, chosen: tuple[str, ...], parts: tuple[str, ...],
+             lang: str) -> tuple[StepOption, ...]:
+    """The options for ``parts`` in words; with more than 25, each carries its group."""
+    labels = [fit(ui.part_label(kind, chosen, part, lang), MAX_LABEL) for part in parts]
+    if len(parts) <= MAX_OPTIONS:
+        return tuple(StepOption(part, label) for part, label in zip(parts, labels, strict=True))
+    named = [ui.part_group(kind, chosen, part, lang) for part in parts]
+    groups = _grouped(named, labels, lang)
+    return tuple(StepOption(part, label, name)
+                 for part, label, name in zip(parts, labels, groups, strict=True))
+
+
+def _grouped(named: list[str], labels: list[str], lang: str) -> list[str]:
+    """Each option's group: the game's names, a group of more than 25 split in numbered
+    parts; ranges of labels when the game names none (or too many) groups."""
+    if all(named):
+        sizes: dict[str, int] = {}
+        for name in named:
+            sizes[name] = sizes.get(name, 0) + 1
+        seen: dict[str, int] = {}
+        out = []
+        for name in named:
+            if sizes[name] > MAX_OPTIONS:
+                count = -(-sizes[name] // MAX_OPTIONS)
+                share = -(-sizes[name] // count)
+                index = seen.get(name, 0)
+                seen[name] = index + 1
+                name = fit(t("bot.taps.part", lang, group=name, n=index // share + 1), MAX_LABEL)
+            out.append(name)
+        if len(set(out)) <= MAX_OPTIONS:
+            return out
+    count = -(-len(labels) // MAX_OPTIONS)
+    share = -(-len(labels) // count)
+    out = []
+    for start in range(0, len(labels), share):
+        chunk = labels[start:start + share]
+        name = fit(t("bot.taps.range", lang, first=chunk[0], last=chunk[-1]), MAX_LABEL)
+        while name in out:
+            name = fit(name + "'", MAX_LABEL)
+        out.extend([name] * len(chunk))
+    return out
+
+
+def _group_names(options: tuple[StepOption, ...]) -> tuple[str, ...]:
+    """The groups of some options, in the order they first come."""
+    return tuple(dict.fromkeys(option.group for option in options))
