@@ -17,6 +17,9 @@ own).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from bot.games._ui import colour_name
 from bot.games.giants import _moves
 from render.i18n import join, t
 from rules.core import IllegalAction
@@ -85,8 +88,10 @@ def _tail(*words: str) -> str:
 
 # --- the parts of a move ----------------------------------------------------------------------
 
+@lru_cache(maxsize=4096)
 def parts(kind: str, notation: str) -> tuple[str, ...]:
-    """The parts a guided choice picks one by one; joined by spaces they are the notation."""
+    """The parts a guided choice picks one by one; joined by spaces they are the notation.
+    Kept: every step of a guided choice splits every legal move again."""
     try:
         action = parse(notation)
     except IllegalAction:
@@ -188,9 +193,13 @@ def _where(part: str, lang: str) -> str:
     place = t(f"{KEY}.to", lang, to=path[-1], steps=len(path)) if path \
         else t(f"{KEY}.here", lang)
     if rest[:1] and rest[0] in ("erect", "crown") and len(rest) > 1:
-        return t(f"{KEY}.end.{rest[0]}", lang, where=place, ahu=_ahu(rest[1]))
+        place = t(f"{KEY}.end.{rest[0]}", lang, where=place, ahu=_ahu(rest[1]))
     if "mark" in rest:
-        return t(f"{KEY}.end.mark", lang, where=place)
+        place = t(f"{KEY}.end.mark", lang, where=place)
+    favour = next((w.partition("=")[2] for w in rest if w.startswith("favour=")), "")
+    if favour:
+        place = t("move.giants.and_then", lang, first=place, then=t(
+            "move.giants.move.favour", lang, colour=colour_name(favour, lang)))
     return place
 
 
