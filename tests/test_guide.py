@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import DONE, Chosen, GameUI, StaleChoice, Step, back, guide
+from bot.games import DONE, Chosen, GameUI, StaleChoice, Step, back, game_ui, guide
+from rules.makemake import engine
 
 
 class Ui(GameUI):
@@ -178,3 +179,50 @@ def test_the_default_words_are_in_every_language() -> None:
         step = guide(GameUI(), "play", ["a 1", "a 2", "b"], (), lang)
         assert isinstance(step, Step)
         assert step.prompt and step.prompt != "bot.taps.prompt"
+
+
+# --- Make Make ------------------------------------------------------------------------------
+
+def _makemake_start() -> list[str]:
+    state = engine.new(["red", "blue", "green", "yellow"])
+    return [str(a) for a in engine.legal(state, "red")]
+
+
+def test_makemake_places_by_row_then_hex_then_how_many_with_the_chief() -> None:
+    ui = game_ui("makemake")
+    legal = _makemake_start()
+    first = guide(ui, "domination", legal, (), "en")
+    assert isinstance(first, Step) and first.groups
+    assert [o.label for o in first.options] == [f"Row {r}" for r in "ABCDE"]
+    row = guide(ui, "domination", legal, (), "en", "Row B")
+    assert isinstance(row, Step)
+    assert [o.label for o in row.options] == [f"Place on B{n}" for n in range(1, 7)]
+    amounts = guide(ui, "domination", legal, ("place B2",), "en")
+    assert isinstance(amounts, Step)
+    assert amounts.prompt == "How many on B2?"
+    assert [o.part for o in amounts.options[:3]] == ["1", "1 chief", "2"]
+    assert [o.label for o in amounts.options[:3]] == ["1 token", "1 token + chief", "2 tokens"]
+    assert guide(ui, "domination", legal, ("place B2", "3 chief"), "en") == Chosen(
+        "place B2 3 chief", "place 3 tokens and the chief on B2")
+
+
+def test_makemake_withdraw_moai_and_manu_in_words() -> None:
+    ui = game_ui("makemake")
+    step = guide(ui, "domination", ["place A1 1", "withdraw B2", "withdraw C1"], (), "ru")
+    assert isinstance(step, Step)
+    assert [o.label for o in step.options] == ["Поставить на A1", "Отозвать с B2",
+                                               "Отозвать с C1"]
+    assert guide(ui, "domination", ["place A1 1", "withdraw B2"], ("withdraw B2",),
+                 "en") == Chosen("withdraw B2", "withdraw from B2 (one token stays)")
+    manu = guide(ui, "manu", ["manu S01 S02", "manu S01 S03", "manu S02 S03"], (), "es")
+    assert isinstance(manu, Step)
+    assert manu.chosen == ("manu",)
+    assert manu.prompt == "Tangata Manu: ¿qué plataforma?"
+    assert [o.label for o in manu.options] == ["Plataforma S01", "Plataforma S02"]
+    second = guide(ui, "manu", ["manu S01 S02", "manu S01 S03", "manu S02 S03"],
+                   ("manu", "S01"), "en")
+    assert isinstance(second, Step)
+    assert second.prompt == "Tangata Manu: which other site?"
+    chief = guide(ui, "domination", ["place A1 0 chief", "place A1 1"], ("place A1",), "zh-TW")
+    assert isinstance(chief, Step)
+    assert [o.label for o in chief.options] == ["單獨放置頭領", "1個統治標記"]

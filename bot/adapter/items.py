@@ -14,22 +14,24 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot.adapter import act as _act
 from bot.adapter import privacy as _privacy
+from bot.adapter import taps as _taps
 from bot.adapter.act import submitted, user_lang
-from bot.adapter.answer import answer, report
+from bot.adapter.answer import answer
+from bot.adapter.component import Item as _Item
+from bot.adapter.component import button as _button
+from bot.adapter.component import picked as _picked
+from bot.adapter.component import select as _select
 from bot.constants import (
     FORGET_ID,
     LOBBY_ID,
     MAX_CONTENT,
     MAX_CUSTOM_ID,
-    MAX_ID,
-    MAX_LABEL,
     OPEN_ID,
     PROMPT_ID,
     PROMPT_SELECT_ID,
@@ -40,7 +42,7 @@ from bot.constants import (
 from bot.games import Button, Component, Select, game_ui
 from bot.table.private import owes_secret, prompt, resolve
 from bot.table.words import refusal_text
-from render.i18n import language, t
+from render.i18n import t
 
 if TYPE_CHECKING:
     from bot.table import Post
@@ -48,62 +50,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-
-_STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
-           "success": discord.ButtonStyle.success, "danger": discord.ButtonStyle.danger}
-
-
-def _label(text: str, most: int = MAX_LABEL) -> str:
-    return text if len(text) <= most else text[:most - 1] + "…"
-
-
-def _button(custom_id: str, spec: Button) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=_label(spec.label) or "·", style=_STYLES[spec.style],
-                             custom_id=custom_id, disabled=spec.disabled)
-
-
-def _select(custom_id: str, spec: Select) -> discord.ui.Select[Any]:
-    return discord.ui.Select(custom_id=custom_id, placeholder=_label(spec.placeholder, 150),
-                             options=[discord.SelectOption(
-                                 label=_label(c.label, 100), value=c.value,
-                                 description=_label(c.description, 100) if c.description
-                                 else None, default=c.default) for c in spec.choices[:25]]
-                             or [discord.SelectOption(label="-", value="-")])
-
-
-def _picked(interaction: discord.Interaction) -> list[object]:
-    """The values a select's click carries (none for any other interaction)."""
-    data: Mapping[str, object] = interaction.data or {}
-    values = data.get("values")
-    return values if isinstance(values, list) else []
-
-
-class _Item(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"\x00never"):
-    """Shared behaviour: a custom_id whose numbers no component of ours carries is refused as
-    forged, and every error a click raises is reported, never lost."""
-
-    def numbers(self) -> tuple[int, ...]:
-        """The ids and counts the custom_id carries: each must be one the store can hold."""
-        return ()
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        if not all(0 <= n <= MAX_ID for n in self.numbers()):
-            log.warning("a component with a forged custom_id was refused (user %s): %s",
-                        interaction.user.id, self.custom_id[:MAX_CUSTOM_ID])
-            try:
-                await answer(interaction, t("bot.refuse.forged", language(
-                    str(interaction.locale))))
-            except discord.HTTPException as error:
-                log.info("could not refuse a forged custom_id: %s", error)
-            return
-        try:
-            await self.run(interaction)
-        except Exception as error:
-            await report(interaction, error)
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        raise NotImplementedError
-
 
 class LobbyButton(_Item, template=LOBBY_ID):
     """Join / Leave / Add AI / Start on the lobby card."""
@@ -262,7 +208,7 @@ class OpenButton(_Item, template=OPEN_ID):
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton, TableButton, TableSelect, PromptButton, PromptSelect, OpenButton,
-    ForgetButton)
+    ForgetButton, *_taps.ITEMS)
 """Every dynamic item, registered once at start-up."""
 
 
@@ -307,7 +253,9 @@ def table_view(game_id: int, seq: int, items: tuple[Component, ...]) -> discord.
     view = discord.ui.View(timeout=None)
     for spec in items:
         item: discord.ui.DynamicItem[Any]
-        if isinstance(spec, Button):
+        if _taps.is_tap(spec):
+            item = _taps.tap_item(game_id, _taps.TABLE, seq, spec)
+        elif isinstance(spec, Button):
             item = TableButton(game_id, seq, spec.op, spec.arg, spec)
         else:
             item = TableSelect(game_id, seq, spec.op, spec)
@@ -326,7 +274,9 @@ def prompt_view(game_id: int, owed: Prompt) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     for spec in owed.components:
         item: discord.ui.DynamicItem[Any]
-        if isinstance(spec, Button):
+        if _taps.is_tap(spec):
+            item = _taps.tap_item(game_id, owed.colour, owed.turn, spec)
+        elif isinstance(spec, Button):
             item = PromptButton(game_id, owed.colour, owed.turn, spec.op, spec.arg, spec)
         else:
             item = PromptSelect(game_id, owed.colour, owed.turn, spec.op, spec.arg, spec)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from bot.constants import MAX_BUTTONS, MAX_CONTENT, MAX_OPTIONS, SMALL_CHOICE
 from bot.games import MAX_CHOICE_NAME, Button, Choice, Component, Form, Select, game_ui
 from bot.host.sessions import Seat, Session
+from bot.table.steps import chooser
 from bot.table.words import colour_name, game_name
 from render.i18n import t
 
@@ -92,7 +93,8 @@ def decode(state: str, form: Form) -> list[int] | None:
 class Prompt:
     """A secret decision's prompt: words and components (ops ``f<i>`` toggle or pick a form
     field, ``ok`` submits, ``a<i>`` plays legal action i, ``act`` is a select of actions;
-    ``arg`` carries the form's picks so far)."""
+    ``arg`` carries the form's picks so far; ``step`` and ``back`` are a choice by taps,
+    :mod:`bot.table.steps`)."""
 
     colour: str
     turn: int
@@ -121,6 +123,8 @@ def prompt(session: Session, seat: Seat, lang: str, picks: list[int] | None = No
     elif len(legal) <= MAX_OPTIONS:
         items = [Select("act", t("bot.hidden.prompt.pick", lang), tuple(
             Choice(ui.move_label(a, lang, MAX_CHOICE_NAME), str(i)) for i, a in enumerate(legal)))]
+    elif legal:  # more than one select holds: a choice by taps, in steps
+        items = list(chooser(ui, kind, legal, [], lang).components)
     if legal:
         lines.append(t("bot.hidden.prompt.type", lang, example=legal[0], id=session.id))
     return Prompt(seat.colour, session.turns(seat.colour), "\n".join(lines)[:MAX_CONTENT],

@@ -1,11 +1,12 @@
-"""Make Make on Discord: Moai and Tangata Manu choices get buttons; events read as sentences."""
+"""Make Make on Discord: Moai and Tangata Manu choices get buttons, every other decision is
+made by taps in steps (where, then how many); events read as sentences."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bot.games._ui import GameUI
-from bot.games.makemake import _changes, _facts, _moves
+from bot.games.makemake import _changes, _facts, _moves, _steps
 from render.i18n import has, t
 from rules.core import Event
 
@@ -21,6 +22,18 @@ class MakeMakeUI(GameUI):
 
     def move_words(self, notation: str, lang: str) -> str:
         return _moves.words(notation, lang)
+
+    def move_parts(self, kind: str, notation: str) -> tuple[str, ...]:
+        return _steps.parts(notation)
+
+    def part_prompt(self, kind: str, chosen: tuple[str, ...], lang: str) -> str:
+        return _steps.prompt(kind, chosen, lang)
+
+    def part_label(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _steps.label(chosen, part, lang)
+
+    def part_group(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _steps.group(chosen, part, lang)
 
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
