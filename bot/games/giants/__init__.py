@@ -1,9 +1,11 @@
 """Giants on Discord: sealed bids and end-of-round answers by DM, summaries of every event.
 
 The bid is a form (markers, workers, chief, sorcerer) built from the seat's own view; the
-choosing of statues gets buttons; placement and transport are played with ``/play`` and offer
-``pass`` and ``rongo`` as buttons. Summaries never name a bid before the reveal (the engine only
-says who has bid) and never attach an owner to an erected moai.
+choosing of statues gets buttons; placement, transport and a long list of end-of-round answers
+are made by taps in steps (:mod:`bot.games.giants._taps`: what, then where with how many logs),
+with ``pass`` and ``rongo`` as buttons beside them, or typed with ``/play``. Summaries never
+name a bid before the reveal (the engine only says who has bid) and never attach an owner to an
+erected moai.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from render.i18n import has, join, t
 from rules.core import Event
 
 COMMON = ("pass", "rongo")
-"""Phase 3 and 4 choices worth a button; every other move is typed with /play."""
+"""Phase 3 and 4 choices worth a button of their own; every move is also a choice by taps."""
 
 
 class GiantsUI(GameUI):
