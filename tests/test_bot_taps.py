@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import Button, Select, game_ui
-from bot.table.steps import chooser, decode, tapped
+from bot.games import Button, Select, StaleChoice, game_ui
+from bot.table.steps import chooser, claimed, decode, tapped
 from tests.helpers.bots import custom_ids, dm_prompt, home
 from tests.helpers.tables import ephemeral_text, open_game, session_in, showing, start
 
@@ -38,6 +38,18 @@ def test_a_small_step_is_buttons_with_back_and_a_last_tap_names_the_move() -> No
         ("back", "Back", "", "secondary")]
     played = chooser(game_ui("makemake"), "domination", PLACES, [1, 1], "en")
     assert (played.notation, played.words) == ("place B1 2", "place 2 tokens on B1")
+
+
+def test_a_tap_whose_part_is_not_the_one_shown_is_outdated() -> None:
+    """Taps are numbers: the part each was shown with is checked, so that taps made on one list
+    of legal moves never play another move from another list."""
+    ui = game_ui("makemake")
+    assert chooser(ui, "domination", PLACES, [1], "en", part="place B1").text == \
+        "How many on B1?"
+    with pytest.raises(StaleChoice):
+        chooser(ui, "domination", PLACES, [1], "en", part="place B2")
+    assert claimed("1.0:2 chief", None) == "2 chief" and claimed("1", None) is None
+    assert claimed("", "3:withdraw C1") == "withdraw C1" and claimed("", "2:") == ""
 
 
 def test_taps_come_from_the_custom_id_and_the_option_picked() -> None:
@@ -180,3 +192,19 @@ async def test_a_secret_decision_by_taps_in_a_dm(simcord_env, monkeypatch):
 def _english_users():
     """The simulator's users speak English (the default locale)."""
     yield
+
+
+async def test_only_the_player_whose_turn_it_is_may_tap(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("turns")
+    alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
+    lobby = await open_game(env, channel, alice, bob, ai_seats=1)
+    await start(env, channel, alice, lobby)
+    session = session_in(env, channel)
+    seq = session.seq
+    live = showing(env, channel)
+    refused = await bob.select(live, ["1:"], custom_id=_select_id(live, "ks:"))
+    assert "not your turn" in ephemeral_text(refused)
+    assert session_in(env, channel).seq == seq
+    assert not env.bot.unexpected_errors

@@ -31,7 +31,7 @@ from bot.constants import MAX_CONTENT, MAX_CUSTOM_ID
 from bot.games import Button, Component, StaleChoice, game_ui
 from bot.host.sessions import Refusal, Seat, Session
 from bot.table.private import owes_secret, prompt
-from bot.table.steps import Chooser, chooser, tapped
+from bot.table.steps import Chooser, chooser, claimed, tapped
 from bot.table.words import private_lines, refusal_text
 from render.i18n import t
 
@@ -147,7 +147,7 @@ async def _public(interaction: discord.Interaction, session: Session, where: str
     shown = None
     if session.status == "running" and session.seq == count:
         seat = _acting(session, interaction.user.id)
-        shown = _shown(session, seat, tapped(arg, value), lang)
+        shown = _shown(session, seat, arg, value, lang)
     if shown is None:
         await _outdated(interaction, where == EPHEMERAL, "bot.taps.outdated", lang)
         return
@@ -181,13 +181,17 @@ def _acting(session: Session, user_id: int) -> Seat:
     return seat
 
 
-def _shown(session: Session, seat: Seat, taps: list[int] | None, lang: str) -> Chooser | None:
-    """What ``taps`` lead to for ``seat`` now; None when they fit its legal moves no more."""
+def _shown(session: Session, seat: Seat, arg: str, value: str | None,
+           lang: str) -> Chooser | None:
+    """What a tap leads to for ``seat`` now; None when its taps (or the part the last one
+    was shown to add) fit its legal moves no more."""
+    taps = tapped(arg, value)
     if taps is None:
         return None
     try:
         return chooser(game_ui(session.row.game), session.kind(),
-                       session.legal_lines(seat.colour), taps, lang)
+                       session.legal_lines(seat.colour), taps, lang,
+                       part=claimed(arg, value) if taps else None)
     except StaleChoice:
         return None
 
@@ -215,7 +219,7 @@ async def _private(interaction: discord.Interaction, session: Session, colour: s
         await answer(interaction, t("bot.hidden.not_yours", lang))
         return
     fits = owes_secret(session, seat) and session.turns(colour) == turn
-    shown = _shown(session, seat, tapped(arg, value), lang) if fits else None
+    shown = _shown(session, seat, arg, value, lang) if fits else None
     if shown is None:
         key = "bot.hidden.aborted" if session.status == "aborted" else "bot.hidden.outdated"
         await _outdated(interaction, True, key, lang)

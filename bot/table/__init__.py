@@ -57,7 +57,7 @@ from bot.table.private import (
     prompt,
     secret_now,
 )
-from bot.table.steps import chooser
+from bot.table.steps import first_step
 from bot.table.words import (
     SEAT_CHANGES,
     ai_name,
@@ -424,7 +424,7 @@ def table_components(session: Session, ui: GameUI, lang: str) -> list[Component]
     humans = pending_humans(session)
     if humans and not secret_now(session) and not session.paused:
         items += _components(session, ui, humans[0].colour, lang)
-        items += _first_step(session, ui, humans[0].colour, lang)
+        items += first_step(session, ui, humans[0].colour, lang, items)
     if ui.has_screen():
         label = game_text(session.row.game, "hidden.open_due" if secret_now(session)
                           else "hidden.open", lang)
@@ -440,22 +440,6 @@ def _components(session: Session, ui: GameUI, colour: str, lang: str) -> list[Co
         session.game.state, ("components", colour, lang),
         lambda _: ui.components(session.kind(), session.view(None), colour,
                                 session.legal_lines(colour), lang)))
-
-
-def _first_step(session: Session, ui: GameUI, colour: str, lang: str) -> list[Component]:
-    """The first step of a choice by taps (:mod:`bot.table.steps`) when the game's own
-    components do not offer every legal action: every decision can be made by taps."""
-    assert session.game is not None
-
-    def work(_: Any) -> list[Component]:
-        legal = session.legal_lines(colour)
-        shown = [c for c in _components(session, ui, colour, lang)
-                 if c.op not in ("info", "open")]
-        if not legal or (shown and _covers(shown, legal)):
-            return []
-        return list(chooser(ui, session.kind(), legal, [], lang, first=True).components)
-
-    return list(session.worked_out(session.game.state, ("first step", colour, lang), work))
 
 
 # --- the lobby card, the ping, the end ------------------------------------------------------

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.games import Button, Choice, Chosen, Component, GameUI, Select, StaleChoice, Step, guide
+from bot.host.sessions import Session
 from render.i18n import t
 
 TAP = "."
@@ -54,14 +56,17 @@ def decode(text: str) -> list[int] | None:
 
 
 def replay(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int],
-           lang: str) -> Step | Chosen:
+           lang: str, part: str | None = None) -> Step | Chosen:
     """The step (or the move) that ``taps`` lead to; :class:`StaleChoice` when one of them
-    names no option of its step any more."""
+    names no option of its step any more, or the last one not the ``part`` it was shown
+    with (when known: the legal moves are not the ones the chooser was built from)."""
     found = guide(ui, kind, legal, (), lang)
-    for tap in taps:
+    for number, tap in enumerate(taps, 1):
         if not isinstance(found, Step) or not 0 <= tap < len(found.options):
             raise StaleChoice(encode(taps))
         option = found.options[tap]
+        if number == len(taps) and part is not None and option.part != part:
+            raise StaleChoice(encode(taps))
         if found.groups:
             found = guide(ui, kind, legal, found.chosen, lang, option.group)
         else:
@@ -70,10 +75,11 @@ def replay(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int],
 
 
 def chooser(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], lang: str,
-            first: bool = False) -> Chooser:
+            first: bool = False, part: str | None = None) -> Chooser:
     """What a chooser shows after ``taps`` (``first``: on the live table, where a step is one
-    select, below the game's own buttons, and has no Back)."""
-    found = replay(ui, kind, legal, taps, lang)
+    select, below the game's own buttons, and has no Back; ``part``: what the last tap was
+    shown to add, checked)."""
+    found = replay(ui, kind, legal, taps, lang, part)
     if isinstance(found, Chosen):
         play = Button("step", found.words, encode(taps), "success")
         return Chooser(found.words, (play,), found.notation, found.words)
@@ -100,9 +106,43 @@ def chooser(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], la
     return Chooser(found.prompt, tuple(items))
 
 
+def first_step(session: Session, ui: GameUI, colour: str, lang: str,
+               shown: Sequence[Component]) -> list[Component]:
+    """The live table's first step of ``colour``'s choice by taps, unless the game's own
+    components (``shown``) offer every legal action already; worked out once per position."""
+    assert session.game is not None
+
+    def work(_: Any) -> list[Component]:
+        legal = session.legal_lines(colour)
+        if not legal or covers(shown, legal):
+            return []
+        return list(chooser(ui, session.kind(), legal, [], lang, first=True).components)
+
+    return list(session.worked_out(session.game.state, ("first step", colour, lang), work))
+
+
+def covers(shown: Sequence[Component], legal: Sequence[str]) -> bool:
+    """Whether a game's components offer every legal action themselves: a button per action,
+    or a select or a pick of its own (as the table's status line reads them)."""
+    own = [c for c in shown if c.op not in ("info", "open")]
+    offered = {c.arg for c in own if isinstance(c, Button) and c.op == "act"}
+    picks = any(isinstance(c, Select) or c.op in ("pick", "other") for c in own)
+    return bool(own) and (picks or set(legal) <= offered)
+
+
 def _arg(taps: Sequence[int], part: str) -> str:
     """A button's taps, then the part it adds (for those who read custom_ids; never parsed)."""
     return f"{encode(taps)}:{part}" if part else encode(taps)
+
+
+def claimed(arg: str, value: str | None) -> str | None:
+    """The part a tap was shown to add: a select option's, a button's (None: not known, a
+    Back, a move's one button, or a custom_id too long to carry it)."""
+    if value is not None:
+        _, colon, part = value.partition(":")
+        return part if colon and len(value) < 100 else None
+    _, colon, part = arg.partition(":")
+    return part if colon else None
 
 
 def tapped(arg: str, value: str | None) -> list[int] | None:
@@ -117,4 +157,5 @@ def tapped(arg: str, value: str | None) -> list[int] | None:
     return [*taps, int(number)]
 
 
-__all__ = ["BUTTONS", "Chooser", "chooser", "decode", "encode", "replay", "tapped"]
+__all__ = ["BUTTONS", "Chooser", "chooser", "claimed", "covers", "decode", "encode",
+           "first_step", "replay", "tapped"]
