@@ -1,6 +1,7 @@
 """A Giants placement by taps through Discord (issue 32): the live table's select asks what to
-place, a tap answers with the rows of the island in a message only the player sees, the next
-with the hexes of one row, and the last names the move in words and plays it."""
+place and offers a worker by the rows of the island; a tap on a row answers with its hexes in a
+message only the player sees (Back returns to the rows), and the hex names the move in words
+and plays it: two taps for a worker."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ SETTLE_WITHIN = 60.0
 redraws no board, but the moves before it do, in a thread, and a busy machine is slow at it."""
 
 
-async def test_a_worker_placed_by_taps_what_row_and_hex(simcord_env):
+async def test_a_worker_placed_by_taps_its_row_then_its_hex(simcord_env):
     env = simcord_env
     env.settle_timeout = SETTLE_WITHIN
     guild = env.create_guild()
@@ -62,22 +63,28 @@ async def test_a_worker_placed_by_taps_what_row_and_hex(simcord_env):
 
     live = showing(env, channel)
     first = _select_id(live, f"ks:{session.id}:t:{seq}:")
-    assert ("A worker on a hex", "0:place worker") in _choices(live)
-    opened = await alice.select(live, ["0:place worker"], custom_id=first)
-    rows = opened.response
-    assert rows is not None and rows.ephemeral and rows.id != live.id
-    assert rows.content == "Where does the worker go, and with how many logs?"
-    assert "Row 8: I8 to M8" in [label for label, _ in _choices(rows)]
-    assert session_in(env, channel).seq == seq, "a step plays nothing"
-
-    hexes = (await alice.select(rows, [_value(rows, "Row 8: I8 to M8")],
-                                custom_id=_select_id(rows, f"ks:{session.id}:e:{seq}:"))).response
-    assert hexes.id == rows.id, "each tap updates the same message"
+    assert live.components[-1].children[0].placeholder == "What do you place?"
+    groups = [label for label, _ in _choices(live)]
+    assert groups[:2] == ["A worker: rows 1 and 2", "A worker: row 3, E3 to K3"]
+    assert "A worker: row 8, I8 to M8" in groups
+    opened = await alice.select(live, [_value(live, "A worker: row 8, I8 to M8")],
+                                custom_id=first)
+    hexes = opened.response
+    assert hexes is not None and hexes.ephemeral and hexes.id != live.id
+    assert hexes.content == "What do you place?"
     assert labels(hexes) == [f"place a worker on {h}8" for h in "IJKLM"] + ["Back"], \
         "five hexes are buttons, each naming the whole move"
+    assert session_in(env, channel).seq == seq, "a step plays nothing"
+
+    back = (await alice.click(hexes, label="Back")).response
+    assert back.id == hexes.id, "each tap updates the same message"
+    assert "A worker: row 8, I8 to M8" in [label for label, _ in _choices(back)]
+    hexes = (await alice.select(back, [_value(back, "A worker: row 8, I8 to M8")],
+                                custom_id=_select_id(back, f"ks:{session.id}:e:{seq}:"))).response
+    assert hexes.id == back.id
 
     done = await alice.click(hexes, label="place a worker on K8")
-    assert done.response.id == rows.id
+    assert done.response.id == hexes.id
     assert done.response.content == "Played: place a worker on K8"
     assert session_in(env, channel).log[seq].line == "red place worker K8"
     assert not env.bot.unexpected_errors

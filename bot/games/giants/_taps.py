@@ -1,8 +1,11 @@
 """Giants decisions by taps: how a legal move splits into the steps of a guided choice.
 
-A placement is "what" (a worker, the sorcerer, the chief, rongo, pass), then "where and with how
-many logs" in one step (``K8 1logs``): a hex and its logs are one decision, and a separate logs
-step would cost every placement a tap. A hex action is "which action" (the village, the hut,
+A worker's placement, the most frequent decision, is one part (``place worker K8 1logs``): its
+first step offers the rows of the island for a worker beside the sorcerer, the chief, rongo and
+pass, so a worker takes two taps, a row and then the hex with its logs (a hex and its logs are
+one decision; a separate logs step would cost every placement a tap). The sorcerer and the chief
+are "which figure", then "just placed" or "a hex's action"; placed, "where and with how many
+logs" in one step (``K8 1logs``). A hex action is "which action" (the village, the hut,
 the headdress quarry, a forest; an ahu to reserve), and an ahu's hex last. A transport is the
 item, then where it ends and what happens there (``L7 K8 erect oroi``): legal moves list one
 path per end hex, so the path is no choice. A bid, a statue and an end-of-round answer are one
@@ -96,6 +99,8 @@ def parts(kind: str, notation: str) -> tuple[str, ...]:
         action = parse(notation)
     except IllegalAction:
         return tuple(notation.split())
+    if isinstance(action, Place) and action.figure == "worker":
+        return (str(action),)
     if isinstance(action, Place):
         return (f"place {action.figure}", _tail(action.hex, _logs_word(action.logs)))
     if isinstance(action, Special):
@@ -146,6 +151,8 @@ def label(kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
 
 def _place_label(chosen: tuple[str, ...], part: str, lang: str) -> str:
     if not chosen:
+        if part.startswith("place worker "):
+            return _cap(_moves.words(part, lang))
         if part.startswith("place "):
             return t(f"{KEY}.label.place.{part.split()[1]}", lang)
         if part in ("sorcerer", "chief"):
@@ -237,17 +244,24 @@ def group(kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
     return ""
 
 
-def band_name(hexlabel: str, lang: str) -> str:
-    """The band of rows a hex belongs to, in words."""
+def band_name(hexlabel: str, lang: str, what: str = "") -> str:
+    """The band of rows a hex belongs to, in words (``what``: of a worker's placement)."""
     first, last, west, east = BAND[hexlabel]
+    key = f"{KEY}.group.{what}." if what else f"{KEY}.group."
     if first != last:
-        return t(f"{KEY}.group.rows", lang, first=first, last=last)
-    return t(f"{KEY}.group.row", lang, row=first, first=west, last=east)
+        return t(f"{key}rows", lang, first=first, last=last)
+    return t(f"{key}row", lang, row=first, first=west, last=east)
 
 
 def _place_group(chosen: tuple[str, ...], part: str, lang: str) -> str:
     if not chosen:
-        return ""
+        words = part.split()
+        if part.startswith("place worker "):
+            return band_name(words[2], lang, "worker")
+        figure = words[-1] if words[0] == "place" else words[0]
+        if figure in ("sorcerer", "chief"):
+            return t(f"{KEY}.group.figure.{figure}", lang)
+        return _cap(_moves.words(part, lang))
     if chosen[0].startswith("place ") or len(chosen) == 2:
         return band_name(part.split()[0], lang)
     words = part.split()
