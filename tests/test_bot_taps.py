@@ -31,6 +31,7 @@ def test_the_table_shows_the_first_step_as_one_select_without_back() -> None:
 def test_a_small_step_is_buttons_with_back_and_a_last_tap_names_the_move() -> None:
     shown = chooser(game_ui("makemake"), "domination", PLACES, [1], "en")
     assert shown.text == "How many on B1?" and not shown.notation
+    assert shown.message() == "Place on B1\n**How many on B1?**"
     assert [(b.op, b.label, b.arg, b.style) for b in shown.components
             if isinstance(b, Button)] == [
         ("step", "place 1 token on B1", "1.0:1", "success"),
@@ -97,18 +98,18 @@ async def test_a_placement_by_taps_with_back(simcord_env):
     opened = await alice.select(live, ["1:"], custom_id=first)  # Row B
     step = opened.response
     assert step is not None and step.ephemeral and step.id != live.id
-    assert step.content == "Where do you place or withdraw?"
+    assert step.content == "Row B\n**Where do you place or withdraw?**"
     assert [label for label, _ in _choices(step)][:2] == ["Place on B1", "Place on B2"]
     assert session_in(env, channel).seq == seq, "a step plays nothing"
 
     hexes = _select_id(step, f"ks:{session.id}:e:{seq}:1")
     amounts = (await alice.select(step, ["1:place B2"], custom_id=hexes)).response
     assert amounts.id == step.id, "each tap updates the same message"
-    assert amounts.content == "How many on B2?"
+    assert amounts.content == "Row B › Place on B2\n**How many on B2?**"
     assert ("place 3 tokens and the chief on B2", "5:3 chief") in _choices(amounts)
 
     back = (await alice.click(amounts, label="Back")).response
-    assert back.id == step.id and back.content == "Where do you place or withdraw?"
+    assert back.id == step.id and back.content == "Row B\n**Where do you place or withdraw?**"
     assert [label for label, _ in _choices(back)][:2] == ["Place on B1", "Place on B2"]
 
     hexes = _select_id(back, f"ks:{session.id}:e:{seq}:1")
@@ -152,7 +153,7 @@ async def test_a_choice_by_taps_survives_a_restart(simcord_env, new_bot):
     step = (await alice.select(live, ["4:"], custom_id=_select_id(live, "ks:"))).response
     amounts = (await alice.select(step, ["0:place E1"],
                                   custom_id=_select_id(step, "ks:"))).response
-    assert amounts.content == "How many on E1?"
+    assert amounts.content == "Row E › Place on E1\n**How many on E1?**"
 
     await env.restart_bot(new_bot())
     done = await alice.select(amounts, ["0:1"], custom_id=_select_id(amounts, "ks:"))

@@ -226,3 +226,13 @@ def test_makemake_withdraw_moai_and_manu_in_words() -> None:
     chief = guide(ui, "domination", ["place A1 0 chief", "place A1 1"], ("place A1",), "zh-TW")
     assert isinstance(chief, Step)
     assert [o.label for o in chief.options] == ["單獨放置頭領", "1個統治標記"]
+
+
+def test_a_group_of_one_option_is_taken_without_a_tap() -> None:
+    legal = [f"place A{n} 1" for n in range(1, 27)] + ["place B1 1", "place B1 2"]
+    step = guide(UI, "play", legal, ("place",), "en", "Row B")
+    assert isinstance(step, Step)
+    assert step.chosen == ("place", "B1")
+    assert [o.part for o in step.options] == ["1", "2"]
+    assert back(UI, "play", legal, ("place", "B1"), "en") == (("place",), "")
+    assert back(UI, "play", legal, ("place", "B1"), "en") == (("place",), "")

@@ -19,6 +19,8 @@ def test_the_taps_to_a_move_are_planned_as_the_bot_builds_its_steps() -> None:
     many = [f"place {r}{n} 1" for r, top in zip("ABCDE", (5, 6, 7, 8, 9), strict=True)
             for n in range(1, top + 1)]
     assert touch.plan(ui, "domination", many, "place D3 1", "en") == [(3, ""), (2, "place D3")]
+    alone = [f"place A{n} 1" for n in range(1, 27)] + ["place B1 1", "place B1 2"]
+    assert touch.plan(ui, "domination", alone, "place B1 2", "en") == [(2, ""), (1, "2")]
 
 
 def test_percentiles_are_nearest_rank() -> None:

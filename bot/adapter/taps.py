@@ -154,9 +154,9 @@ async def _public(interaction: discord.Interaction, session: Session, where: str
     if not shown.notation:
         view = tap_view(session.id, EPHEMERAL, count, shown.components)
         if where == TABLE:
-            await interaction.response.send_message(shown.text, view=view, ephemeral=True)
+            await interaction.response.send_message(shown.message(), view=view, ephemeral=True)
         else:
-            await interaction.response.edit_message(content=shown.text, view=view)
+            await interaction.response.edit_message(content=shown.message(), view=view)
         return
     if where == TABLE:  # the table's own buttons' path: the move, and any secret it deals
         await _act.table(interaction, session.id, count, "act", shown.notation, None)
@@ -225,7 +225,7 @@ async def _private(interaction: discord.Interaction, session: Session, colour: s
         await _outdated(interaction, True, key, lang)
         return
     if not shown.notation:
-        text = "\n".join((prompt(session, seat, lang).text, f"**{shown.text}**"))
+        text = "\n".join((prompt(session, seat, lang).text, shown.message()))
         await interaction.response.edit_message(
             content=text[:MAX_CONTENT], view=tap_view(session.id, colour, turn,
                                                       shown.components))

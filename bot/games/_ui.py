@@ -401,6 +401,8 @@ def guide(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], la
     inside = tuple(option for option in options if option.group == group)
     if not inside:
         raise StaleChoice(group)
+    if len(inside) == 1:  # a group of one is a single option: taken at once
+        return guide(ui, kind, legal, (*chosen, inside[0].part), lang)
     return Step(prompt, inside, chosen, group)
 
 
@@ -419,7 +421,9 @@ def back(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], lan
             options = _options(ui, kind, chosen[:cut], parts + ((DONE,) if done else ()), lang)
             if len(options) <= MAX_OPTIONS:
                 return chosen[:cut], ""
-            return chosen[:cut], next((o.group for o in options if o.part == chosen[cut]), "")
+            group = next((o.group for o in options if o.part == chosen[cut]), "")
+            alone = sum(option.group == group for option in options) == 1
+            return chosen[:cut], "" if alone else group  # a group of one was no step
     return None
 
 

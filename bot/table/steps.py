@@ -22,11 +22,13 @@ from bot.games import Button, Choice, Chosen, Component, GameUI, Select, StaleCh
 from bot.host.sessions import Session
 from render.i18n import t
 
+PATH = " › "
+"""Between the options tapped so far, above a step's question."""
 TAP = "."
 """Between two taps in a custom_id (``3.0.12``)."""
 BUTTONS = 5
 """A step with at most this many options shows them as buttons (one row): one tap each."""
-MOST_TAPS = 12
+MOST_TAPS = 30
 """No guided choice has more steps: a longer list of taps was not sent by the bot."""
 
 
@@ -39,6 +41,13 @@ class Chooser:
     components: tuple[Component, ...] = ()
     notation: str = ""
     words: str = ""
+    path: tuple[str, ...] = ()
+    """The options tapped so far, in words (Back undoes the last)."""
+
+    def message(self) -> str:
+        """The question under the way to it: ``Row B › Place on B2`` then the question."""
+        way = PATH.join(self.path)
+        return f"{way}\n**{self.text}**" if way else self.text
 
 
 def encode(taps: Sequence[int]) -> str:
@@ -60,18 +69,26 @@ def replay(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int],
     """The step (or the move) that ``taps`` lead to; :class:`StaleChoice` when one of them
     names no option of its step any more, or the last one not the ``part`` it was shown
     with (when known: the legal moves are not the ones the chooser was built from)."""
+    return _walk(ui, kind, legal, taps, lang, part)[0]
+
+
+def _walk(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], lang: str,
+          part: str | None) -> tuple[Step | Chosen, tuple[str, ...]]:
+    """:func:`replay`, with the labels of the options tapped on the way."""
     found = guide(ui, kind, legal, (), lang)
+    path: list[str] = []
     for number, tap in enumerate(taps, 1):
         if not isinstance(found, Step) or not 0 <= tap < len(found.options):
             raise StaleChoice(encode(taps))
         option = found.options[tap]
         if number == len(taps) and part is not None and option.part != part:
             raise StaleChoice(encode(taps))
+        path.append(option.label)
         if found.groups:
             found = guide(ui, kind, legal, found.chosen, lang, option.group)
         else:
             found = guide(ui, kind, legal, (*found.chosen, option.part), lang)
-    return found
+    return found, tuple(path)
 
 
 def chooser(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], lang: str,
@@ -79,7 +96,7 @@ def chooser(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], la
     """What a chooser shows after ``taps`` (``first``: on the live table, where a step is one
     select, below the game's own buttons, and has no Back; ``part``: what the last tap was
     shown to add, checked)."""
-    found = replay(ui, kind, legal, taps, lang, part)
+    found, path = _walk(ui, kind, legal, taps, lang, part)
     if isinstance(found, Chosen):
         play = Button("step", found.words, encode(taps), "success")
         return Chooser(found.words, (play,), found.notation, found.words)
@@ -103,7 +120,7 @@ def chooser(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], la
             encode(taps)))
     if taps and not first:
         items.append(Button("back", t("bot.taps.back", lang), encode(taps[:-1]), "secondary"))
-    return Chooser(found.prompt, tuple(items))
+    return Chooser(found.prompt, tuple(items), path=path)
 
 
 def first_step(session: Session, ui: GameUI, colour: str, lang: str,

@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games import GameUI, Step, guide
+from bot.games import Chosen, GameUI, Step, guide
 
 TAPS = ("k:", "ks:")
 """The custom_id prefixes of a choice by taps (buttons, selects)."""
@@ -33,9 +33,9 @@ def plan(ui: GameUI, kind: str, legal: Sequence[str], want: str,
     found = guide(ui, kind, legal, (), lang)
     while isinstance(found, Step):
         if found.groups:
-            index = next(i for i, option in enumerate(found.options) if any(
-                o.part == parts[len(found.chosen)] for o in _inside(ui, kind, legal, found,
-                                                                     option.group, lang)))
+            index = next(i for i, option in enumerate(found.options)
+                         if parts[len(found.chosen)] in _inside(ui, kind, legal, found,
+                                                                option.group, lang))
             taps.append((index, ""))
             found = guide(ui, kind, legal, found.chosen, lang, found.options[index].group)
             continue
@@ -47,9 +47,15 @@ def plan(ui: GameUI, kind: str, legal: Sequence[str], want: str,
 
 
 def _inside(ui: GameUI, kind: str, legal: Sequence[str], step: Step, group: str,
-            lang: str) -> tuple[Any, ...]:
+            lang: str) -> set[str]:
+    """The parts a group of ``step`` holds (a group of one is taken at once: its part)."""
     inner = guide(ui, kind, legal, step.chosen, lang, group)
-    return inner.options if isinstance(inner, Step) else ()
+    at = len(step.chosen)
+    if isinstance(inner, Chosen):
+        return {ui.move_parts(kind, inner.notation)[at]}
+    if inner.group == group:
+        return {option.part for option in inner.options}
+    return {inner.chosen[at]}
 
 
 def rows(message: Any) -> list[list[dict[str, Any]]]:
