@@ -71,7 +71,7 @@ async def test_a_worker_placed_by_taps_its_row_then_its_hex(simcord_env):
                                 custom_id=first)
     hexes = opened.response
     assert hexes is not None and hexes.ephemeral and hexes.id != live.id
-    assert hexes.content == "What do you place?"
+    assert hexes.content == "A worker: row 8, I8 to M8\n**What do you place?**"
     assert labels(hexes) == [f"place a worker on {h}8" for h in "IJKLM"] + ["Back"], \
         "five hexes are buttons, each naming the whole move"
     assert session_in(env, channel).seq == seq, "a step plays nothing"

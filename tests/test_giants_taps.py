@@ -99,18 +99,20 @@ def test_a_move_s_parts_are_its_notation() -> None:
 def taps(kind: str, legal: tuple[str, ...], move: str) -> int:
     """The taps that make ``move``: one per step on the way (a group, then its option)."""
     parts = UI.move_parts(kind, move)
-    chosen: tuple[str, ...] = ()
+    found = guide(UI, kind, legal, (), "en")
     count = 0
-    while not isinstance(step := guide(UI, kind, legal, chosen, "en"), Chosen):
+    while isinstance(found, Step):
         count += 1
-        if step.groups:
-            count += 1
-            step = next(s for o in step.options
-                        if isinstance(s := guide(UI, kind, legal, step.chosen, "en", o.label),
-                                      Step)
-                        and parts[len(s.chosen)] in [x.part for x in s.options])
-        chosen = (*step.chosen, parts[len(step.chosen)])
-    assert step.notation == move
+        if found.groups:
+            found = next(inner for option in found.options
+                         for inner in [guide(UI, kind, legal, found.chosen, "en", option.group)]
+                         if (inner.notation == move if isinstance(inner, Chosen)
+                             else inner.chosen == parts[:len(inner.chosen)] and (
+                                 inner.groups or parts[len(inner.chosen)]
+                                 in [o.part for o in inner.options])))
+            continue
+        found = guide(UI, kind, legal, (*found.chosen, parts[len(found.chosen)]), "en")
+    assert found.notation == move
     return count
 
 
