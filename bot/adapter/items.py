@@ -5,7 +5,8 @@ decision it belongs to (the action count for the table, the seat's own action co
 private prompt), so a click on an outdated one is refused with a clear answer. What a click
 does lives in :mod:`bot.adapter.act`, except on the private side (:func:`prompt_click`,
 :func:`open_private`), which builds new prompts of these items and so lives beside them; the
-specs come from the table (:mod:`bot.table`).
+specs come from the table (:mod:`bot.table`). The items of a choice by taps, and what a tap
+does, are :mod:`bot.adapter.taps`; their shared base is :mod:`bot.adapter.component`.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ and the Discord adapter turns :class:`Button` and :class:`Select` into real comp
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -373,7 +374,7 @@ def guide(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], la
     deep, so a step holds at most 25 x 25 options). :data:`DONE` last in ``chosen`` takes the
     move that ends there. Raises
     :class:`StaleChoice` when ``chosen`` or ``group`` fits no legal move any more."""
-    moves = [(move, ui.move_parts(kind, move)) for move in legal]
+    moves = _split(ui, kind, tuple(legal))
     chosen = tuple(chosen)
     if chosen and chosen[-1] == DONE:
         done = _after(moves, chosen[:-1])[0]
@@ -414,7 +415,7 @@ def back(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], lan
     chosen = tuple(chosen)
     if group:
         return chosen, ""
-    moves = [(move, ui.move_parts(kind, move)) for move in legal]
+    moves = _split(ui, kind, tuple(legal))
     for cut in range(len(chosen) - 1, -1, -1):
         done, parts = _after(moves, chosen[:cut])
         if len(parts) > 1 or done:
@@ -427,7 +428,15 @@ def back(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], lan
     return None
 
 
-def _after(moves: list[tuple[str, tuple[str, ...]]],
+@functools.lru_cache(maxsize=16)
+def _split(ui: GameUI, kind: str,
+           legal: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each legal move with its parts, kept for the few lists of moves in use: a step and the
+    checks of its options ask for the same list many times."""
+    return tuple((move, ui.move_parts(kind, move)) for move in legal)
+
+
+def _after(moves: Sequence[tuple[str, tuple[str, ...]]],
            chosen: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """The move ``chosen`` completes ("" if none) and the parts that may follow it, in the
     order of the legal moves."""
