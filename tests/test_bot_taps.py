@@ -13,7 +13,7 @@ import pytest
 from bot.games import Button, Select, StaleChoice, game_ui
 from bot.table.steps import chooser, claimed, decode, tapped
 from render.i18n import t
-from tests.helpers.bots import custom_ids, dm_prompt, home
+from tests.helpers.bots import close_dms, custom_ids, dm_prompt, home
 from tests.helpers.tables import ephemeral_text, open_game, session_in, showing, start
 
 PLACES = [f"place {h} {n}" for h in ("A1", "B1", "B2") for n in (1, 2)] + ["withdraw C1"]
@@ -228,4 +228,32 @@ async def test_a_forged_tap_is_refused(simcord_env, caplog, forged):
         result = await alice.click(card, custom_id=custom_id)
     assert ephemeral_text(result) == t("bot.refuse.forged", "en")
     assert "forged custom_id" in caplog.text
+    assert not env.bot.unexpected_errors
+
+
+async def test_a_secret_decision_by_taps_in_the_private_view(simcord_env, monkeypatch):
+    """Closed DMs: the table's 🔒 shows the same steps in a message only the player sees,
+    updated in place by each tap, and the last tap hands the choice in."""
+    monkeypatch.setattr(game_ui("makemake"), "private_kinds", frozenset({"domination"}))
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("closed")
+    alice = guild.add_member(env.create_user("alice"))
+    close_dms(env, alice)
+    lobby = await open_game(env, channel, alice, ai_seats=2)
+    await start(env, channel, alice, lobby)
+    session = session_in(env, channel)
+    seq, turn = session.seq, session.turns("red")
+    live = showing(env, channel)
+    opened = await alice.click(live, custom_id=f"t:{session.id}:{seq}:open")
+    shown = (opened.followups or [opened.response])[-1]
+    assert shown.ephemeral
+    assert custom_ids(_message(shown)) == [f"k:{session.id}:red:{turn}:s:{i}" for i in range(5)]
+    step = (await alice.click(shown, label="Row D")).response
+    assert step.id == shown.id and "Where do you place or withdraw?" in step.content
+    amounts = (await alice.select(step, ["7:place D8"],
+                                  custom_id=_select_id(step, f"ks:{session.id}:red:"))).response
+    assert "How many on D8?" in amounts.content
+    await alice.select(amounts, ["0:1"], custom_id=_select_id(amounts, "ks:"))
+    assert session_in(env, channel).log[seq].line == "red place D8 1"
     assert not env.bot.unexpected_errors
