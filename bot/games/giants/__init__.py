@@ -1,9 +1,11 @@
 """Giants on Discord: sealed bids and end-of-round answers by DM, summaries of every event.
 
 The bid is a form (markers, workers, chief, sorcerer) built from the seat's own view; the
-choosing of statues gets buttons; placement and transport are played with ``/play`` and offer
-``pass`` and ``rongo`` as buttons. Summaries never name a bid before the reveal (the engine only
-says who has bid) and never attach an owner to an erected moai.
+choosing of statues gets buttons; placement, transport and a long list of end-of-round answers
+are made by taps in steps (:mod:`bot.games.giants._taps`: what, then where with how many logs),
+with ``pass`` and ``rongo`` as buttons beside them, or typed with ``/play``. Summaries never
+name a bid before the reveal (the engine only says who has bid) and never attach an owner to an
+erected moai.
 """
 
 from __future__ import annotations
@@ -12,13 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.games._ui import Field, Form, GameUI
-from bot.games.giants import _changes, _facts, _moves
+from bot.games.giants import _changes, _facts, _moves, _taps
 from render import giants as art
 from render.i18n import has, join, t
 from rules.core import Event
 
 COMMON = ("pass", "rongo")
-"""Phase 3 and 4 choices worth a button; every other move is typed with /play."""
+"""Phase 3 and 4 choices worth a button of their own; every move is also a choice by taps."""
 
 
 class GiantsUI(GameUI):
@@ -31,6 +33,20 @@ class GiantsUI(GameUI):
 
     def move_words(self, notation: str, lang: str) -> str:
         return _moves.words(notation, lang)
+
+    # --- guided choices (taps) -------------------------------------------------------------
+
+    def move_parts(self, kind: str, notation: str) -> tuple[str, ...]:
+        return _taps.parts(kind, notation)
+
+    def part_prompt(self, kind: str, chosen: tuple[str, ...], lang: str) -> str:
+        return _taps.prompt(kind, chosen, lang)
+
+    def part_label(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _taps.label(kind, chosen, part, lang)
+
+    def part_group(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
+        return _taps.group(kind, chosen, part, lang)
 
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
