@@ -143,7 +143,8 @@ def test_a_likely_bid_or_pass_is_one_pick() -> None:
     high = guide(UI, "bid", legal, ("bid",), "en", "Bid 111 to 117")
     assert isinstance(high, Step)
     assert [o.label for o in high.options][-1] == "Bid 117 licence points"
-    assert guide(UI, "bid", legal, ("bid", "117"), "en") == Chosen("bid 117", "bid 117 licence points")
+    assert guide(UI, "bid", legal, ("bid", "117"), "en") == Chosen("bid 117",
+                                                                   "bid 117 licence points")
 
 
 def test_a_shipment_is_one_pick_per_derrick_with_its_fee() -> None:
