@@ -131,7 +131,7 @@ async def test_loco_sent_twice_at_once_with_play_is_played_once(simcord_env, mon
     first = await alice.slash(home(channel), "play", notation="loco 1")
     assert first.deferred and not first.followups, "the first is still in flight"
     second = await alice.slash(home(channel), "play", notation="loco 1")
-    assert ephemeral_text(second) == "Played: `loco 1`"
+    assert ephemeral_text(second) == "Played: advance the locomotive 1 space\nAs notation: `loco 1`"
     await held.release(env)
     told = ephemeral_text(first)
     assert told.startswith(REPEAT) and "`loco 1`" in told, told
@@ -188,7 +188,7 @@ async def test_a_suggestion_from_an_earlier_position_is_refused(simcord_env):
     assert value == f"loco 1 @{session.seq}"
     assert all(" @" not in c["name"] for c in choices), "the mark is not shown"
     played = await alice.slash(place, "play", notation=value)
-    assert ephemeral_text(played) == "Played: `loco 1`"
+    assert ephemeral_text(played) == "Played: advance the locomotive 1 space\nAs notation: `loco 1`"
     before = session_in(env, channel).seq
     stale = ephemeral_text(await alice.slash(place, "play", notation=value))
     assert stale == t("bot.refuse.stale_choice", "en")

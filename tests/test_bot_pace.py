@@ -64,7 +64,8 @@ async def test_undo_then_a_different_move_to_the_end(simcord_env, new_bot):
     await start(env, channel, alice, lobby)
     assert "no move of your own" in await game(alice, channel, "undo")
 
-    assert await play(alice, channel, "place A1 1") == "Played: `place A1 1`"
+    assert await play(alice, channel, "place A1 1") == ("Played: place 1 token on A1\n"
+        "As notation: `place A1 1`")
     session = session_in(env, channel)
     first = list(session.game.lines)
     assert len(first) == 3 and session.pending() == ("red",)
@@ -88,7 +89,8 @@ async def test_undo_then_a_different_move_to_the_end(simcord_env, new_bot):
     await env.restart_bot(new_bot())  # the take-back is in the store
     session = session_in(env, channel)
     assert len(session.takebacks) == 1 and session.seq == 0
-    assert await play(alice, channel, "place A2 1") == "Played: `place A2 1`"
+    assert await play(alice, channel, "place A2 1") == ("Played: place 1 token on A2\n"
+        "As notation: `place A2 1`")
     assert session.game.lines[0] == "red place A2 1" and len(session.game.lines) == 3
     assert "↩️ **Red** took back a move" in log_of(env, channel)
     while session.status == "running":

@@ -139,7 +139,8 @@ async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env
     # Red's move, then the AI's: round 2 needs a new table message, which Discord refuses once.
     env.inject_error("POST", f"/channels/{thread.id}/messages", status=503)
     result = await alice.slash(thread, "play", notation="place A1 1")
-    assert ephemeral_text(result) == "Played: `place A1 1`"
+    assert ephemeral_text(result) == ("Played: place 1 token on A1\n"
+        "As notation: `place A1 1`")
     session = session_in(env, channel)
     assert session.game.lines[0] == "red place A1 1", "committed before it is shown"
     assert session.pending() == ("red",) and session.view()["round"] == 2
@@ -154,7 +155,8 @@ async def test_an_unexpected_error_is_answered_and_the_game_survives(simcord_env
     env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
                      message="Missing Permissions")
     result = await alice.slash(thread, "play", notation="place A2 1")
-    assert ephemeral_text(result) == "Played: `place A2 1`"
+    assert ephemeral_text(result) == ("Played: place 1 token on A2\n"
+        "As notation: `place A2 1`")
     assert session_in(env, channel).view()["round"] == 3
     assert len(boards(env, channel)) == 2
     await env.advance_time(settings.reconcile_tick)  # the channel waits out its refusal
