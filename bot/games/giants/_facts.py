@@ -68,9 +68,10 @@ def holdings(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str
         player = view["players"][seat]
         left = art.bases_left(view, seat)
         parts = [f"{t('render.giants.col.prestige', lang)} {view['scores'][seat]}",
-                 t("count.giants.rongo", lang, count=player["rongo"]),
                  f"{t('render.giants.col.bases', lang)} "
                  f"{'?' if left is None else left}/{player['bases']}"]
+        if player["rongo"]:  # none is the rule early on: left out, the line stays short
+            parts.insert(1, t("count.giants.rongo", lang, count=player["rongo"]))
         committed = player["committed"]
         pieces = [t(f"count.giants.{k[:-1]}", lang, count=committed[k])
                   for k in ("markers", "workers") if committed.get(k)]

@@ -47,7 +47,8 @@ def holdings(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str
         reserve = view["reserves"][seat]
         values = [("progress", f"{view['scores'][seat]} / 6"), ("tokens", reserve["tokens"]),
                   ("manu", reserve["manu"]), ("sacred", view["holdings"][seat]["sacred"])]
-        parts = [f"{t(f'render.makemake.col.{key}', lang)} {value}" for key, value in values]
+        parts = [f"{t(f'render.makemake.col.{key}', lang)} {value}" for key, value in values
+                 if value or key != "sacred"]  # no sacred site yet: left out, the line is short
         chief = _chief(view, seat, lang)
         if chief:
             parts.append(f"{t('render.makemake.col.chief', lang)} {chief}")
