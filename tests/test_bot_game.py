@@ -569,9 +569,7 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     assert table.title == f"Make Make #{session.id} · 第1輪 · 紅色的回合"
     assert table.description == (f"現在輪到紅色（{alice.mention}）：放置、撤回或放棄。"
                                  "輸入`/play`，自動完成會列出你可以做的行動。")
-    players = field(live, "玩家").splitlines()  # the scores, with each seat's holdings
-    assert [line.partition("：")[0].strip("*") for line in players] == ["紅色", "藍色", "綠色"]
-    assert all("：進度 0 / 6 · " in line for line in players), players
+    assert field(live, "得分") == "紅色 0分 · 藍色 0分 · 綠色 0分"
     assert field(live, "目前").splitlines()[:2] == [
         "剩餘摩艾石像：12", "Make Make仍在中心"], "the title says the round; no safety cap"
     assert live.attachments[0].filename == "board.png"

@@ -110,23 +110,3 @@ async def test_the_live_message_shows_the_decision_s_places_close_up(host: Host)
             break
         await play_one(host, session)
     assert focused, "no decision about a few places in the first moves"
-
-
-@pytest.mark.parametrize("game", ["giants", "giganten", "makemake"])
-async def test_the_players_holdings_are_text_and_the_live_board_is_the_map(host: Host,
-                                                                          game: str) -> None:
-    session = await started(host, game)
-    view = session.view(None)
-    for lang in ("en", "es", "ru", "zh-CN", "zh-TW"):
-        lines = game_ui(game).holdings(view, lang, {})
-        assert len(lines) == len(view["seats"]), lines
-        assert all("{" not in line and len(line) < 200 for line in lines), lines
-    want = desired(session, NOW, {}, _no_picture)
-    assert want.live is not None and want.live.embed is not None
-    fields = dict(want.live.embed.fields)
-    assert len(fields[t("bot.phone.players", "en")].splitlines()) == len(view["seats"])
-    assert t("bot.table.scores", "en") not in fields, "the scores are in the players' lines"
-    picture = want.live.picture
-    assert picture is not None
-    if picture.art is _no_picture:  # the board, not a focus: the map without its table
-        assert picture.kwargs.get("legend") is False

@@ -311,12 +311,6 @@ class GameUI:
         """The numbers that matter now, one short line each, for the status embed."""
         return []
 
-    def holdings(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-        """Each seat's public holdings and score, one short line each: what the board's
-        players' table shows, as text a phone reads better; none (the default) keeps that
-        table on the live message's board."""
-        return []
-
     def score_text(self, score: float, lang: str) -> str:
         """A score with its unit (points by default)."""
         return t("bot.end.points", lang, score=score)

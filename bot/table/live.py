@@ -93,19 +93,15 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
     stage's message (drawn once)."""
     steps = session.log[start - 1:]
     assert session.game is not None
-    players = [] if closed or view.get("finished") else ui.holdings(
-        view, lang, colour_names(session, lang))
     picture = None if closed else _focus(session, ui, view, names, renderer, lang)
     if picture is None:
-        picture = _board(session, ui, session.game.state, names, renderer, lang, session.log,
-                         legend=not players)
+        picture = _board(session, ui, session.game.state, names, renderer, lang, session.log)
     # a young stage's log starts with what came just before it, so its message reads on its own
     earlier = max(0, start - 1 - max(0, LIVE_LOG_LINES - len(steps)))
     steps = session.log[earlier:]
     embed = Embed(title=_title(session, ui, view, lang), description=_status(session, ui, view,
                                                                           lang, closed),
-                  fields=_fields(session, ui, view, steps, lang, most=LIVE_LOG_LINES,
-                                 players=players))
+                  fields=_fields(session, ui, view, steps, lang, most=LIVE_LOG_LINES))
     components = () if closed else tuple(table_components(session, ui, lang))
     return Post(embed=embed, picture=picture, components=components, seq=session.seq)
 
@@ -197,20 +193,16 @@ def _covers(shown: list[Component], legal: list[str]) -> bool:
 
 def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step],
             lang: str, closed: bool = False,
-            most: int = LOG_LINES, players: list[str] | None = None
-            ) -> tuple[tuple[str, str], ...]:
-    """What the embed says beside the board: the game's facts, the scores (or, given
-    ``players``, each seat's holdings and score: the board then leaves its players' table
-    out), and the latest ``most`` lines of the log."""
+            most: int = LOG_LINES) -> tuple[tuple[str, str], ...]:
+    """What the embed says beside the board: the game's facts, the scores, and the latest
+    ``most`` lines of the log."""
     names = colour_names(session, lang)
     out: list[tuple[str, str]] = []
     facts = ui.facts(view, lang, names)
     if facts:
         out.append((t("bot.table.facts", lang), cut("\n".join(facts), MAX_EMBED_FIELD)))
     scores = view.get("scores") or {}
-    if players:
-        out.append((t("bot.phone.players", lang), cut("\n".join(players), MAX_EMBED_FIELD)))
-    elif scores and not view.get("finished"):
+    if scores and not view.get("finished"):
         line = " · ".join(f"{colour_name(c, lang)} {ui.score_text(scores[c], lang)}"
                           for c in view.get("seats", scores) if c in scores)
         out.append((t("bot.table.scores", lang), cut(line, MAX_EMBED_FIELD)))
@@ -251,22 +243,17 @@ def cut(text: str, most: int) -> str:
 
 
 def _board(session: Session, ui: GameUI, state: Any, names: dict[str, str],
-           renderer: Renderer | None, lang: str, steps: list[Step],
-           legend: bool = True) -> Picture | None:
+           renderer: Renderer | None, lang: str, steps: list[Step]) -> Picture | None:
     """The board of position ``state``, its key worked out once per position (a digest of
-    the whole view: the same board is asked for again when its stage closes); without
-    ``legend``, the map alone (the message's text says the players' holdings)."""
+    the whole view: the same board is asked for again when its stage closes)."""
     if renderer is None:
         return None
     view = session.view_of(state)
     changed = sorted(ui.changed([e for s in _latest_turn(steps) for e in s.events]))
-    key = session.worked_out(state, ("board", lang, tuple(names.items()), tuple(changed),
-                                     legend),
-                             lambda _: digest_of(view, lang, names, changed, legend))
-    shape = {} if legend else {"legend": False}
+    key = session.worked_out(state, ("board", lang, tuple(names.items()), tuple(changed)),
+                             lambda _: digest_of(view, lang, names, changed))
     return Picture(BOARD_FILE, key, renderer, (view, lang, names),
-                   {"highlight": frozenset(changed),
-                    "frame": (session.id, "board" if legend else "map", lang), **shape},
+                   {"highlight": frozenset(changed), "frame": (session.id, "board", lang)},
                    stream=(session.id, "board"))
 
 

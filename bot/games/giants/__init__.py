@@ -37,9 +37,6 @@ class GiantsUI(GameUI):
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
 
-    def holdings(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-        return _facts.holdings(view, lang, names)
-
     def focus_places(self, kind: str, view: dict[str, Any], legal: list[str]) -> list[str]:
         """The hexes and ahus the legal moves name (a move's path, every hex on it)."""
         return places_in(legal, PLACES)

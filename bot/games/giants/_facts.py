@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games._ui import colour_name
-from render import giants as art
 from render.i18n import t
 from rules.giants.state import OPTIONS
 
@@ -56,31 +54,4 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         lines.append(t("bot.giants.fact.erected_by", lang, counts=counts))
     else:
         lines.append(t("bot.giants.fact.erected", lang, n=len(erected)))
-    return lines
-
-
-def holdings(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-    """Each seat's public holdings, one short line each (the board's players' table, which the
-    live message's map leaves out): prestige, rongo, bases left, what it committed this round
-    and the items in front of its screen."""
-    lines = []
-    for seat in view["seats"]:
-        player = view["players"][seat]
-        left = art.bases_left(view, seat)
-        parts = [f"{t('render.giants.col.prestige', lang)} {view['scores'][seat]}",
-                 f"{t('render.giants.col.bases', lang)} "
-                 f"{'?' if left is None else left}/{player['bases']}"]
-        if player["rongo"]:  # none is the rule early on: left out, the line stays short
-            parts.insert(1, t("count.giants.rongo", lang, count=player["rongo"]))
-        committed = player["committed"]
-        pieces = [t(f"count.giants.{k[:-1]}", lang, count=committed[k])
-                  for k in ("markers", "workers") if committed.get(k)]
-        pieces += [t(f"render.giants.key.{k}", lang) for k in ("chief", "sorcerer")
-                   if committed.get(k)]
-        if pieces:
-            parts.append(f"{t('render.giants.col.committed', lang)} {', '.join(pieces)}")
-        if player["front"]:
-            parts.append(f"{t('render.giants.col.front', lang)} {', '.join(player['front'])}")
-        lines.append(t("bot.phone.seat", lang, name=names.get(seat) or colour_name(seat, lang),
-                       values=" · ".join(parts)))
     return lines

@@ -117,9 +117,6 @@ class GigantenUI(GameUI):
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
 
-    def holdings(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-        return _facts.holdings(view, lang, names)
-
     def describe(self, event: Event, lang: str, names: dict[str, str]) -> str | None:
         kind = event.get("kind", "")
         if kind in self.quiet_events:

@@ -46,21 +46,3 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
     lines.append(t("bot.giganten.fact.supply_unlimited", lang) if supply is None
                  else t("bot.giganten.fact.supply", lang, n=supply))
     return lines
-
-
-def holdings(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-    """Each seat's public holdings, one short line each (the board's players' table, which the
-    live message's map leaves out): money, licence cards, derricks left, the locomotive's
-    place, the truck and the card played."""
-    shown = _names(view, lang, names)
-    lines = []
-    for seat in view["seats"]:
-        p = view["players"][seat]
-        values = [("money", money(p["money"], lang)), ("licences", str(p["licence_cards"])),
-                  ("derricks", str(p["derricks_in_hand"])), ("loco", str(p["loco"])),
-                  ("truck", p["truck"] or t("render.giganten.truck_off", lang))]
-        if p["card"]:
-            values.append(("card", p["card"]))
-        lines.append(t("bot.phone.seat", lang, name=shown[seat], values=" · ".join(
-            f"{t(f'render.giganten.col.{key}', lang)} {value}" for key, value in values)))
-    return lines

@@ -42,9 +42,6 @@ class MakeMakeUI(GameUI):
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
 
-    def holdings(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-        return _facts.holdings(view, lang, names)
-
     def focus_places(self, kind: str, view: dict[str, Any], legal: list[str]) -> list[str]:
         """The territories and sites the legal moves name."""
         return places_in(legal, PLACES)

@@ -35,32 +35,3 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
          else t("bot.makemake.fact.centre", lang)),
         t("bot.makemake.fact.progress", lang, scores=progress),
     ]
-
-
-def holdings(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
-    """Each seat's public holdings, one short line each (the board's players' table, which the
-    live message's map leaves out): progress, tokens and manu left, sacred sites, and where
-    its chief is."""
-    shown = _names(view, lang, names)
-    lines = []
-    for seat in view["seats"]:
-        reserve = view["reserves"][seat]
-        values = [("progress", f"{view['scores'][seat]} / 6"), ("tokens", reserve["tokens"]),
-                  ("manu", reserve["manu"]), ("sacred", view["holdings"][seat]["sacred"])]
-        parts = [f"{t(f'render.makemake.col.{key}', lang)} {value}" for key, value in values
-                 if value or key != "sacred"]  # no sacred site yet: left out, the line is short
-        chief = _chief(view, seat, lang)
-        if chief:
-            parts.append(f"{t('render.makemake.col.chief', lang)} {chief}")
-        lines.append(t("bot.phone.seat", lang, name=shown[seat], values=" · ".join(parts)))
-    return lines
-
-
-def _chief(view: dict[str, Any], seat: str, lang: str) -> str:
-    """Where a seat's chief is: in the reserve or on a named territory."""
-    if view["reserves"][seat]["chief"]:
-        return t("render.makemake.chief.reserve", lang)
-    for hex_id, cell in view["board"].items():
-        if cell["owner"] == seat and cell["chief"]:
-            return t("render.makemake.chief.on", lang, hex=hex_id)
-    return ""
