@@ -22,10 +22,10 @@ from render.common import INK, PAPER, drawn_labels, font, note_labels, traced
 
 Box = tuple[int, int, int, int]
 
-FOCUS_WIDTH = 560
+FOCUS_WIDTH = 504
 """A focus picture's width: the board's labels (12 px) are 7 px tall on a phone showing it
-340 px across."""
-FOCUS_HEIGHT = 420
+302 px across (a 390-point phone shows a message's attachment that wide)."""
+FOCUS_HEIGHT = 378
 """A focus picture's height (4:3: it and the buttons fit one phone screen)."""
 FOCUS_MARGIN = 70
 """Room kept around the places focused on (their labels and pieces)."""

@@ -14,7 +14,8 @@ reports per place (``table``, ``dm``), over the stages:
 
 - ``label_pt_min``: the smallest label as shown, in CSS px (a phone's points): the renderers'
   own heights (:mod:`render.labels`, in image pixels) of the labels a player names (hexes,
-  ahu, spaces) and of the numbers on pieces, times the picture's shown width over its natural
+  ahu, spaces) and of the numbers on pieces, on the picture the message shows (the focus on
+  the decision's places, or the board), times the picture's shown width over its natural
   width (a private picture is cut to its content, not scaled: its labels keep their heights).
 - ``table_screens``: the message's height over the phone screen's (844): at most 1.0 puts
   the board and the buttons on the first screen.
@@ -42,9 +43,12 @@ import simcord
 from bot import create_bot
 from bot.games import game_ui, playable
 from bot.settings import Settings
+from bot.table.live import focus_now
 from render import labels
 from render.__main__ import renderer
 from scripts import table_report as report
+from scripts.tables.counting import game_of
+from scripts.tables.humans import Table, _mine
 
 PHONE = (390, 844)
 """A phone's screen in CSS px (points)."""
@@ -166,7 +170,10 @@ def picture_labels(session: Any, place: str, lang: str, user_id: int) -> list[fl
         drawer = renderer(session.row.game)
         if drawer is None:
             return []
-        picture = labels.read_one(drawer.board, session.view(None), lang)
+        view = session.view(None)
+        places = focus_now(session, ui, view, drawer.board)
+        picture = (labels.read_focus(drawer, view, places, lang) if places
+                   else labels.read_one(drawer.board, view, lang))
     else:
         seat = session.seat_of(user_id)
         if seat is None or not ui.has_screen():
@@ -265,14 +272,14 @@ async def _play(env: Any, phone: Phone, game: str, out: Path, seed: int, stages:
                      code=50007, message="Cannot send messages to this user", times=None)
     result = await members[0].slash(channel, "game new", game=game)
     lobby = next(m for m in channel.history() if m.id == result.response.id)
-    game_id = report._game_id(lobby)
+    game_id = game_of(lobby)
     for member in members[1:]:
         await member.click(lobby, custom_id=f"lobby:{game_id}:join")
     await members[0].click(lobby, custom_id=f"lobby:{game_id}:ai")
     if not screens:  # a game without a private side: the first player's DM is "your turn"
         await members[0].slash(channel, "game notify", setting="on")
     await members[0].click(lobby, custom_id=f"lobby:{game_id}:start")
-    table = report.Table(env, channel, members, closed, seed)
+    table = Table(env, channel, members, closed, seed)
     host = env.bot.games
     by_id = {m.id: m for m in members}
     shots: list[Shot] = []
@@ -289,7 +296,7 @@ async def _play(env: Any, phone: Phone, game: str, out: Path, seed: int, stages:
                      and not s.is_ai), None)
         if seat is None:
             continue
-        live = _latest([m for p in table.places() for m in report._mine(env, p.history())],
+        live = _latest([m for p in table.places() for m in _mine(env, p.history())],
                        PICTURES["table"])
         if live is not None and live.id not in seen:
             seen.add(live.id)

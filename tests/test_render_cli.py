@@ -62,7 +62,7 @@ def test_the_map_a_focus_and_the_smallest_label(record, tmp_path: Path,
     assert Image.open(island).width == Image.open(board).width
     assert Image.open(island).height < Image.open(board).height
     assert run(record(GOOD), "--focus", "A1,S01", "--labels", "-o", focus) == 0
-    assert Image.open(focus).size == (560, 420)
+    assert Image.open(focus).size == (504, 378)
     said = capsys.readouterr().out
     shown = float(said.split(": ")[-1].split(" px")[0])
     assert shown >= 7, said

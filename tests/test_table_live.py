@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 
 from bot.constants import BOARD_FILE, LOG_LINES
+from bot.games import game_ui
 from bot.host.sessions import Host, Session
 from bot.host.store import SqliteStore
 from bot.table import desired
-from bot.table.live import LIVE_LOG_LINES
+from bot.table.live import LIVE_LOG_LINES, focus_now
+from render import giganten as render_giganten
+from render import makemake as render_makemake
 from render.i18n import t
 
 CREATOR = 10
@@ -69,3 +72,41 @@ async def test_the_live_message_shows_the_latest_few_log_lines(host: Host) -> No
     log = dict(want.live.embed.fields)[t("bot.table.log", "en")].splitlines()
     assert LIVE_LOG_LINES < LOG_LINES
     assert len(log) == LIVE_LOG_LINES, log
+
+
+def test_each_game_names_the_places_its_legal_moves_go_to() -> None:
+    giants, giganten, makemake = (game_ui(g) for g in ("giants", "giganten", "makemake"))
+    assert giants.focus_places("place", {}, ["pass", "place worker K8 2logs",
+                                             "place sorcerer K8", "place worker G1"]) == [
+        "K8", "G1"]
+    assert giganten.focus_places("move", {}, ["drive A1 A2", "drive B3", "skip"]) == [
+        "A2", "B3"]
+    assert giganten.focus_places("produce", {}, ["produce H7=jet:black"]) == ["H7"]
+    assert giganten.focus_places("bid", {}, ["bid 1", "bid 2"]) == []
+    territory = next(iter(render_makemake.HEX_XY))
+    assert makemake.focus_places("domination", {}, [f"place {territory} 1",
+                                                    f"place {territory} 2 chief"]) == [territory]
+
+
+async def test_the_live_message_shows_the_decision_s_places_close_up(host: Host) -> None:
+    session = await started(host, "giganten")
+    focused = 0
+    for _ in range(40):
+        want = desired(session, NOW, {}, render_giganten.board)
+        assert want.live is not None and want.live.picture is not None
+        picture = want.live.picture
+        assert picture.filename == BOARD_FILE
+        places = focus_now(session, game_ui("giganten"), session.view(None),
+                           render_giganten.board)
+        if places:
+            focused += 1
+            assert picture.art is render_giganten.focus and picture.args[1] == places
+            assert len(places) < len(render_giganten.GRID) / 2
+            box = render_giganten.place_box(session.view(None), places)
+            assert box[2] - box[0] <= render_giganten.WIDTH / 2
+        else:
+            assert picture.art is render_giganten.board
+        if session.status != "running":
+            break
+        await play_one(host, session)
+    assert focused, "no decision about a few places in the first moves"

@@ -9,7 +9,7 @@ and the Discord adapter turns :class:`Button` and :class:`Select` into real comp
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +45,17 @@ def fit(text: str, most: int) -> str:
     if end >= most // 2:
         head = head[:end]
     return head.rstrip() + "…"
+
+
+def places_in(legal: list[str], known: Container[str], last: bool = False) -> list[str]:
+    """The words of ``legal`` (``H7=jet`` counts as ``H7``) that are places of ``known``, in
+    order and once each; with ``last``, only each move's last place (where a path ends)."""
+    found: dict[str, None] = {}
+    for move in legal:
+        mine = [w for w in (word.partition("=")[0] for word in move.split()) if w in known]
+        for place in mine[-1:] if last else mine:
+            found[place] = None
+    return list(found)
 
 
 def colour_name(colour: str, lang: str) -> str:
@@ -266,6 +277,12 @@ class GameUI:
         """The group of an option when its step has more than 25 ("Row K"); "" leaves the
         grouping to :func:`guide` (ranges of the options in their order)."""
         return ""
+
+    def focus_places(self, kind: str, view: dict[str, Any], legal: list[str]) -> list[str]:
+        """The board's places (hexes, ahus, spaces) the decision ``kind`` is about: where its
+        legal moves go. The live table shows them close up, large enough to read on a phone;
+        none (the default) shows the whole map."""
+        return []
 
     def move_words(self, notation: str, lang: str) -> str:
         """One legal move in words of ``lang`` (``place worker K8`` -> "place a worker on

@@ -17,6 +17,7 @@ scores and log as subtext measured 1.01 phone screens for a Giants stage this la
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from bot.constants import BOARD_FILE, LOG_LINES, MAX_EMBED_FIELD
@@ -40,7 +41,11 @@ from bot.table.words import (
 )
 from render.i18n import t
 
-LIVE_LOG_LINES = 4
+FOCUS_GAIN = 2
+"""How many times larger than on the whole board a focus must show the places' labels to be
+shown instead of it."""
+
+LIVE_LOG_LINES = 3
 """Log lines on the live message: with the board and the buttons it fits a phone's first
 screen (``scripts/table_shots.py`` measures it); a closed stage's message keeps its whole log
 (up to :data:`bot.constants.LOG_LINES`)."""
@@ -80,12 +85,17 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
               closed: bool = False) -> Post:
     """The live message of the stage that began with action ``start``, as of ``view``.
 
-    Its board rings what the latest turn changed, in this stage or the one before: a stage
-    nobody has acted in yet says what just happened, and its board is then the very picture
-    that closes the previous stage's message (drawn once)."""
+    Its picture is the part of the board the pending decision is about, large enough to read
+    on a phone (:func:`_focus`), or the whole board when the decision is about all of it or
+    none of it (the closed stage's message keeps the whole board). Its board rings what the
+    latest turn changed, in this stage or the one before: a stage nobody has acted in yet
+    says what just happened, and its board is then the very picture that closes the previous
+    stage's message (drawn once)."""
     steps = session.log[start - 1:]
     assert session.game is not None
-    picture = _board(session, ui, session.game.state, names, renderer, lang, session.log)
+    picture = None if closed else _focus(session, ui, view, names, renderer, lang)
+    if picture is None:
+        picture = _board(session, ui, session.game.state, names, renderer, lang, session.log)
     # a young stage's log starts with what came just before it, so its message reads on its own
     earlier = max(0, start - 1 - max(0, LIVE_LOG_LINES - len(steps)))
     steps = session.log[earlier:]
@@ -247,6 +257,39 @@ def _board(session: Session, ui: GameUI, state: Any, names: dict[str, str],
                    stream=(session.id, "board"))
 
 
+def focus_now(session: Session, ui: GameUI, view: dict[str, Any],
+              renderer: Renderer | None) -> list[str]:
+    """The places the live message shows close up: those the pending human's public decision
+    is about (:meth:`GameUI.focus_places`); none when there is no such decision, the renderer
+    draws no focus, or the places are spread over so much of the board that a part of it would
+    read no better than the whole (then the board is shown)."""
+    if renderer is None or session.game is None or session.paused or secret_now(session):
+        return []
+    art = inspect.getmodule(renderer)
+    humans = pending_humans(session)
+    if not humans or art is None or not hasattr(art, "focus") or not hasattr(art, "place_box"):
+        return []
+    places = ui.focus_places(session.kind(), view, session.legal_lines(humans[0].colour))
+    if not places:
+        return []
+    box, whole = art.place_box(view, places), art.place_box(view, [])
+    return [] if (box[2] - box[0]) * FOCUS_GAIN > whole[2] - whole[0] else places
+
+
+def _focus(session: Session, ui: GameUI, view: dict[str, Any], names: dict[str, str],
+           renderer: Renderer | None, lang: str) -> Picture | None:
+    """The focus picture of :func:`focus_now`'s places, drawn by the renderer's ``focus``
+    with what the latest turn changed ringed; None when there are none."""
+    places = focus_now(session, ui, view, renderer)
+    art = inspect.getmodule(renderer) if places else None
+    if art is None:
+        return None
+    changed = sorted(ui.changed([e for s in _latest_turn(session.log) for e in s.events]))
+    key = digest_of("focus", view, lang, names, places, changed)
+    return Picture(BOARD_FILE, key, art.focus, (view, places, lang, names),
+                   {"highlight": frozenset(changed)}, stream=(session.id, "board"))
+
+
 def _latest_turn(steps: list[Step]) -> list[Step]:
     """What changed since the table's previous state: the latest human action with the AI and
     chance steps around it (back to the previous human action)."""
@@ -283,5 +326,5 @@ def _components(session: Session, ui: GameUI, colour: str, lang: str) -> list[Co
                                 session.legal_lines(colour), lang)))
 
 
-__all__ = ["closing", "cut", "live_post", "now_text", "parse_stage", "stage_key",
+__all__ = ["closing", "cut", "focus_now", "live_post", "now_text", "parse_stage", "stage_key",
            "stage_start", "table_components"]

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.games._ui import Field, Form, GameUI
+from bot.games._ui import Field, Form, GameUI, places_in
 from bot.games.giants import _changes, _facts, _moves, _taps
 from render import giants as art
 from render.i18n import has, join, t
 from rules.core import Event
 
+PLACES = frozenset(art.HEX_CR) | frozenset(art.ahu_spots())
+"""The hexes and ahus of the island: what a focus picture can show."""
 COMMON = ("pass", "rongo")
 """Phase 3 and 4 choices worth a button of their own; every move is also a choice by taps."""
 
@@ -50,6 +52,10 @@ class GiantsUI(GameUI):
 
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
+
+    def focus_places(self, kind: str, view: dict[str, Any], legal: list[str]) -> list[str]:
+        """The hexes and ahus the legal moves name (a move's path, every hex on it)."""
+        return places_in(legal, PLACES)
 
     def button_actions(self, kind: str, legal: list[str]) -> list[str]:
         if kind in ("place", "transport"):

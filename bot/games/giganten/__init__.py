@@ -13,7 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.games._ui import Button, Choice, Component, Field, Form, GameUI, Select, colour_name
+from bot.games._ui import (
+    Button,
+    Choice,
+    Component,
+    Field,
+    Form,
+    GameUI,
+    Select,
+    colour_name,
+    places_in,
+)
 from bot.games.giganten import _changes, _facts, _moves, _taps
 from render import giganten as art
 from render.giganten import money
@@ -87,6 +97,11 @@ class GigantenUI(GameUI):
 
     def changed(self, events: list[Event]) -> set[str]:
         return _changes.changed(events)
+
+    def focus_places(self, kind: str, view: dict[str, Any], legal: list[str]) -> list[str]:
+        """The spaces the legal moves name: where a drive can end (the spaces it passes are
+        its own business), where to build, what to produce on."""
+        return places_in(legal, art.GRID, last=kind == "move")
 
     def move_words(self, notation: str, lang: str) -> str:
         return _moves.words(notation, lang)

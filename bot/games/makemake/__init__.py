@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games._ui import GameUI
+from bot.games._ui import GameUI, places_in
 from bot.games.makemake import _changes, _facts, _moves, _steps
+from render import makemake as art
 from render.i18n import has, t
 from rules.core import Event
+
+PLACES = frozenset(art.HEX_XY) | frozenset(art.SITE_XY)
+"""The territories and sites of the board: what a focus picture can show."""
 
 
 class MakeMakeUI(GameUI):
@@ -37,6 +41,10 @@ class MakeMakeUI(GameUI):
 
     def facts(self, view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         return _facts.facts(view, lang, names)
+
+    def focus_places(self, kind: str, view: dict[str, Any], legal: list[str]) -> list[str]:
+        """The territories and sites the legal moves name."""
+        return places_in(legal, PLACES)
 
     def stage(self, view: dict[str, Any]) -> str:
         """Each player's turn is a stage (their Moai and Tangata Manu choices included)."""
