@@ -210,15 +210,20 @@ def mix(a: RGB, b: RGB, share_of_b: float) -> RGB:
 
 
 _FILLS: dict[str, tuple[RGB, RGB]] = {
-    "red": ((214, 40, 40), (255, 255, 255)),
-    "blue": ((30, 100, 200), (255, 255, 255)),
-    "green": ((30, 150, 60), (255, 255, 255)),
-    "yellow": ((245, 195, 15), INK),
-    "purple": ((130, 60, 180), (255, 255, 255)),
-    "grey": ((120, 124, 130), (255, 255, 255)),
+    "red": ((230, 16, 16), (255, 255, 255)),
+    "blue": ((12, 109, 221), (255, 255, 255)),
+    "green": ((96, 236, 170), INK),
+    "yellow": ((255, 228, 20), INK),
+    "purple": ((72, 12, 124), (255, 255, 255)),
+    "grey": ((120, 118, 122), (255, 255, 255)),
     "black": ((35, 35, 40), (255, 255, 255)),
     "white": ((242, 242, 238), INK),
 }
+"""Seat fills chosen for colour-blind players (after Okabe and Ito): besides hue, the seats
+differ in lightness (a light green and yellow, a mid red and blue, a dark purple), so that every
+pair that can sit at one table stays at least 20 apart in CAM02-UCS under simulated
+deuteranopia, protanopia and tritanopia (tests/test_render_colour.py). Each ink is the one
+of white and INK that reads best on its fill."""
 SEAT_NAMES = tuple(_FILLS)
 """Every colour a seat may have."""
 

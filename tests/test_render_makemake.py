@@ -372,7 +372,8 @@ def test_fit_text_cuts_where_cutting_a_character_at_a_time_cuts(lang: str) -> No
 
 
 def test_the_encoder_round_trips_the_picture() -> None:
-    image = Image.new("RGB", (40, 30), (214, 40, 40))
+    red = common.seat_colour("red").fill
+    image = Image.new("RGB", (40, 30), red)
     decoded = Image.open(io.BytesIO(palette.encode(mm.palette(), image))).convert("RGB")
     assert decoded.size == (40, 30)
-    assert decoded.getpixel((5, 5)) == (214, 40, 40)
+    assert decoded.getpixel((5, 5)) == red
