@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from render import palette
 from render.i18n import t
+from render.marks import SEAT_MARKS
 from rules.data import DATA_DIR
 
 FONT_DIR: Traversable = DATA_DIR / "fonts"
@@ -235,6 +236,50 @@ def seat_colour(name: str) -> SeatColour:
     return SeatColour(fill, ink, mix(fill, (255, 255, 255), 0.45))
 
 
+MARK_KEY = "seat_mark"
+"""Where a picture that carries a seat's mark names the seat (its ``info``): the renderers'
+records say which pastes carry which mark (tests/test_render_marks.py)."""
+
+
+def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float,
+              seat: str, ink: Any = None) -> None:
+    """Draw ``seat``'s mark (:data:`SEAT_MARKS`) filling a square of side ``size`` centred on
+    ``centre``, in ``ink`` (default: the seat's ink, which reads on its fill). Coordinates are
+    the drawing's own (a sprite's, times its scale)."""
+    colour = seat_colour(seat).ink if ink is None else ink
+    cx, cy = centre
+    r = size / 2
+    shape = SEAT_MARKS.get(seat, "ring")
+    if shape == "triangle":
+        draw.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=colour)
+    elif shape == "square":
+        s = r * 0.85
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=colour)
+    elif shape == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+    elif shape == "diamond":
+        draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=colour)
+    elif shape in ("plus", "cross"):
+        w = r * 0.38
+        arms = [((-r, -w), (r, -w), (r, w), (-r, w)), ((-w, -r), (w, -r), (w, r), (-w, r))]
+        turn = math.radians(45 if shape == "cross" else 0)
+        for arm in arms:
+            draw.polygon([(cx + x * math.cos(turn) - y * math.sin(turn),
+                           cy + x * math.sin(turn) + y * math.cos(turn)) for x, y in arm],
+                         fill=colour)
+    elif shape == "bar":
+        draw.rectangle((cx - r, cy - r * 0.35, cx + r, cy + r * 0.35), fill=colour)
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(1, round(r / 2.5)))
+
+
+def marked(picture: Image.Image, seat: str) -> Image.Image:
+    """``picture`` (a sprite of ``seat``'s piece with its mark drawn on) named as carrying the
+    mark, for the renderers' records."""
+    picture.info[MARK_KEY] = seat
+    return picture
+
+
 def colour_name(colour: str, lang: str) -> str:
     """A colour's name in words, e.g. for a seat without a display name."""
     return t(f"render.colour.{colour}", lang)
@@ -353,7 +398,8 @@ def paste_centred(image: Image.Image, picture: Image.Image, centre: tuple[float,
 
 
 def swatch(draw: Draw, box: tuple[int, int, int, int], colour: str) -> None:
-    """A legend swatch: the seat colour in a rounded square with a dark rim, pasted from a
+    """A legend swatch: the seat colour in a rounded square with a dark rim and the seat's
+    mark (its pixels drawn without antialiasing, as the square's), pasted from a
     picture of it made once (the same pixels as drawing the shape there: its pixels are
     wholly opaque or wholly clear; a paste records and replays many times faster)."""
     left, top, right, bottom = box
@@ -364,10 +410,11 @@ def swatch(draw: Draw, box: tuple[int, int, int, int], colour: str) -> None:
 @cache
 def _swatch(colour: str, width: int, height: int) -> Image.Image:
     picture = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
-    ImageDraw.Draw(picture).rounded_rectangle((0, 0, width, height), radius=6,
-                                              fill=seat_colour(colour).fill, outline=INK,
-                                              width=2)
-    return picture
+    draw = ImageDraw.Draw(picture)
+    draw.rounded_rectangle((0, 0, width, height), radius=6, fill=seat_colour(colour).fill,
+                           outline=INK, width=2)
+    seat_mark(draw, (width / 2, height / 2), min(width, height) * 0.55, colour)
+    return marked(picture, colour)
 
 
 def seat_row_head(draw: Draw, y: int, height: int, width: int, seat: str,

@@ -35,10 +35,12 @@ from render.common import (
     key_line,
     known,
     legend_row,
+    marked,
     pairs,
     paste_centred,
     seat_colour,
     seat_colours,
+    seat_mark,
     seat_names,
     seat_row_head,
     sprite,
@@ -167,9 +169,10 @@ def token_disc(colour: str, count: int) -> Image.Image:
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.ellipse((k, k, 47 * k, 47 * k), fill=pal.fill, outline=INK, width=2 * k)
-        draw.text((24 * k, 24.5 * k), str(count), font=font(26 * k, True), fill=pal.ink,
+        seat_mark(draw, (24 * k, 11 * k), 10 * k, colour)
+        draw.text((24 * k, 29 * k), str(count), font=font(22 * k, True), fill=pal.ink,
                   anchor="mm")
-    return sprite(48, 48, paint)
+    return marked(sprite(48, 48, paint), colour)
 
 
 @cache
@@ -183,7 +186,8 @@ def chief(colour: str) -> Image.Image:
                      width=2 * k)
         for x, y in ((4, 8), (22, 4), (40, 8)):
             draw.ellipse(((x - 3) * k, (y - 3) * k, (x + 3) * k, (y + 3) * k), fill=INK)
-    return sprite(44, 40, paint)
+        seat_mark(draw, (22 * k, 27 * k), 11 * k, colour)
+    return marked(sprite(44, 40, paint), colour)
 
 
 @cache
@@ -234,9 +238,14 @@ def site_pill(label: str, colour: str | None, offered: bool = False) -> Image.Im
                                    radius=(h / 2 + rim) * k, fill=halo)
         box = (rim * k, rim * k, (rim + w) * k, (rim + h) * k)
         draw.rounded_rectangle(box, radius=h / 2 * k, fill=fill, outline=INK, width=2 * k)
-        draw.text(((rim + w / 2) * k, (rim + h / 2 + 0.5) * k), label, font=font(15 * k, True),
-                  fill=ink, anchor="mm")
-    return sprite(w + 2 * rim, h + 2 * rim, paint)
+        middle = w / 2
+        if colour is not None:  # the Tangata Manu's mark before the label
+            seat_mark(draw, ((rim + 8) * k, (rim + h / 2) * k), 8 * k, colour)
+            middle += 5
+        draw.text(((rim + middle) * k, (rim + h / 2 + 0.5) * k), label,
+                  font=font(15 * k, True), fill=ink, anchor="mm")
+    picture = sprite(w + 2 * rim, h + 2 * rim, paint)
+    return marked(picture, colour) if colour is not None else picture
 
 
 # --- the static layers -------------------------------------------------------------------------
