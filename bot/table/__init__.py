@@ -74,6 +74,7 @@ from bot.table.words import (
     user_text,
 )
 from render.i18n import has, t
+from render.marks import mark_symbol
 
 
 @dataclass(frozen=True)
@@ -354,6 +355,8 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
         line = " · ".join(f"{colour_name(c, lang)} {ui.score_text(scores[c], lang)}"
                           for c in view.get("seats", scores) if c in scores)
         out.append((t("bot.table.scores", lang), _cut(line, MAX_EMBED_FIELD)))
+    if not closed and not view.get("finished"):
+        out.append(marks_field(session, lang))
     lines = _log_lines(session, ui, steps, lang, names, closed)
     if lines:
         shown = lines[-LOG_LINES:]
@@ -365,6 +368,14 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
             text = "\n".join(shown)
         out.append((t("bot.table.log", lang), _cut(text, MAX_EMBED_FIELD)))
     return tuple(out)
+
+
+def marks_field(session: Session, lang: str) -> tuple[str, str]:
+    """The seats' marks explained once beside the board: each seat's mark with its colour and
+    player, so that the picture reads without telling colours apart."""
+    lines = [t("bot.marks.explain", lang),
+             *(f"{mark_symbol(seat.colour)} {seat_label(seat, lang)}" for seat in session.seats)]
+    return t("bot.marks.field", lang), _cut("\n".join(lines), MAX_EMBED_FIELD)
 
 
 def _log_lines(session: Session, ui: GameUI, steps: list[Step], lang: str,
