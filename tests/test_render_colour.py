@@ -14,9 +14,11 @@ import itertools
 import numpy as np
 import pytest
 from colorspacious import cspace_convert, deltaE
+from PIL import Image
 
 from render.common import CHANGED, HIGHLIGHT, RGB, seat_colour
 from rules import giants, giganten, makemake
+from scripts import colour_sim
 
 MIN_APART = 20.0
 VISIONS = ("deuteranomaly", "protanomaly", "tritanomaly")
@@ -101,3 +103,19 @@ def test_each_seat_ink_reads_on_its_fill() -> None:
         pal = seat_colour(name)
         light, dark = sorted((luminance(pal.fill), luminance(pal.ink)), reverse=True)
         assert (light + 0.05) / (dark + 0.05) >= 3, name
+
+
+def test_the_side_by_side_picture_shows_the_board_and_its_simulation() -> None:
+    """scripts/colour_sim.py: the drawn board left, the simulated one right; a deuteranope
+    sees a grey as it is and red and green alike (before the palette above)."""
+    old_red, old_green, grey = (214, 40, 40), (30, 150, 60), (128, 128, 128)
+    picture = Image.new("RGB", (30, 10), old_red)
+    picture.paste(old_green, (10, 0, 20, 10))
+    picture.paste(grey, (20, 0, 30, 10))
+    seen = colour_sim.simulated(picture, "deuteranomaly")
+    red, green, still = (seen.getpixel((x, 5)) for x in (5, 15, 25))
+    assert all(abs(a - b) <= 2 for a, b in zip(still, grey, strict=True))
+    assert apart(red, green, None) < 10 < apart(old_red, old_green, None)
+    both = colour_sim.side_by_side(picture, "deuteranomaly", 76)
+    assert both.size == (76, 10)
+    assert both.getpixel((2, 5)) == old_red
