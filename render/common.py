@@ -36,12 +36,13 @@ MIN_FONT = 14
 RGB = tuple[int, int, int]
 INK: RGB = (28, 28, 32)
 PAPER: RGB = (250, 247, 240)
-HIGHLIGHT: RGB = (236, 0, 140)
-"""Marks what a player may choose now; unlike every seat colour."""
-CHANGED: RGB = (0, 226, 255)
-"""Marks what changed since the table's previous state: a bright cyan, unlike every seat colour
-and the choice colour. It is always drawn between two dark edges, so that it reads on light land
-and on the dark sea alike."""
+HIGHLIGHT: RGB = (255, 77, 163)
+"""Marks what a player may choose now: a bright pink, unlike every seat colour under any colour
+vision (tests/test_render_colour.py)."""
+CHANGED: RGB = (24, 173, 242)
+"""Marks what changed since the table's previous state: a bright sky blue, unlike every seat
+colour and the choice colour under any colour vision. It is always drawn between two dark
+edges, so that it reads on light land and on the dark sea alike."""
 
 
 CJK_FONT = "wqy-microhei.ttc"

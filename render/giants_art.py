@@ -132,7 +132,7 @@ def counted(kind: str, colour: str, count: int) -> Image.Image:
 def item_tag(kind: str, number: int, size: int, marker_colour: str | None,
              abandoned: bool = False) -> Image.Image:
     """An item on a hex: grey stone with size pips for a moai, red scoria for a headdress,
-    its id number, the marker on it as a corner badge; a magenta rim while anyone may claim it.
+    its id number, the marker on it as a corner badge; a pink rim while anyone may claim it.
     Kept narrow so that two fit side by side on a hex."""
     text = str(number)
     pips = 7 if kind == "moai" else 0

@@ -86,10 +86,21 @@ def test_grey_is_grey() -> None:
     assert max(fill) - min(fill) <= 8
 
 
+HIGHLIGHT_APART = 14.0
+"""How far each highlight stays from the other and from every seat colour, under every
+simulation: a ring is also told by its shape (between two dark edges), so less than two seats."""
+
+
 @pytest.mark.parametrize("vision", (None, *VISIONS))
-def test_the_two_highlights_keep_apart(vision: str | None) -> None:
-    """"To choose" (magenta) and "changed" (cyan) are never taken for each other."""
-    assert apart(HIGHLIGHT, CHANGED, vision) >= MIN_APART
+def test_the_highlights_keep_their_meaning(vision: str | None) -> None:
+    """"To choose" (pink) and "changed" (sky blue) are never taken for each other, nor for a
+    seat's colour."""
+    assert apart(HIGHLIGHT, CHANGED, vision) >= HIGHLIGHT_APART
+    seats = {c for module in GAMES.values() for c in module.COLOURS}  # type: ignore[attr-defined]
+    for highlight in (HIGHLIGHT, CHANGED):
+        for seat in sorted(seats):
+            distance = apart(highlight, seat_colour(seat).fill, vision)
+            assert distance >= HIGHLIGHT_APART, (highlight, seat, vision, round(distance, 1))
 
 
 def test_each_seat_ink_reads_on_its_fill() -> None:
