@@ -38,11 +38,13 @@ from render.common import (
     key_line,
     known,
     legend_row,
+    marked,
     note_labels,
     pairs,
     paste_centred,
     seat_colour,
     seat_colours,
+    seat_mark,
     seat_names,
     seat_row_head,
     shrink,
@@ -198,9 +200,10 @@ def token_disc(colour: str, count: int) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.ellipse((k, k, (DISC - 1) * k, (DISC - 1) * k), fill=pal.fill, outline=INK,
                      width=2 * k)
-        draw.text((DISC / 2 * k, (DISC / 2 + 0.5) * k), str(count),
+        draw.text((DISC / 2 * k, (DISC / 2 - 4) * k), str(count),
                   font=font(NUMBER_SIZE * k, True), fill=pal.ink, anchor="mm")
-    return sprite(DISC, DISC, paint)
+        seat_mark(draw, (DISC / 2 * k, (DISC - 9) * k), 8 * k, colour)  # below the number
+    return marked(sprite(DISC, DISC, paint), colour)
 
 
 @cache
@@ -216,7 +219,8 @@ def chief(colour: str, width: int = 44) -> Image.Image:
         for x, y in ((4, 8), (22, 4), (40, 8)):
             draw.ellipse(((x - 3) * f * k, (y - 3) * f * k, (x + 3) * f * k, (y + 3) * f * k),
                          fill=INK)
-    return sprite(width, round(40 * f), paint)
+        seat_mark(draw, (22 * f * k, 27 * f * k), 11 * f * k, colour)
+    return marked(sprite(width, round(40 * f), paint), colour)
 
 
 @cache
@@ -267,9 +271,14 @@ def site_pill(label: str, colour: str | None, offered: bool = False) -> Image.Im
                                    radius=(h / 2 + rim) * k, fill=halo)
         box = (rim * k, rim * k, (rim + w) * k, (rim + h) * k)
         draw.rounded_rectangle(box, radius=h / 2 * k, fill=fill, outline=INK, width=2 * k)
-        draw.text(((rim + w / 2) * k, (rim + h / 2 + 0.5) * k), site_label(label),
+        middle = w / 2
+        if colour is not None:  # the Tangata Manu's mark before the label
+            seat_mark(draw, ((rim + 8) * k, (rim + h / 2) * k), 8 * k, colour)
+            middle += 5
+        draw.text(((rim + middle) * k, (rim + h / 2 + 0.5) * k), site_label(label),
                   font=font(NUMBER_SIZE * k, True), fill=ink, anchor="mm")
-    return sprite(w + 2 * rim, h + 2 * rim, paint, kind="space")
+    picture = sprite(w + 2 * rim, h + 2 * rim, paint, kind="space")
+    return marked(picture, colour) if colour is not None else picture
 
 
 # --- the static layers -------------------------------------------------------------------------

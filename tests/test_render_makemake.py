@@ -178,8 +178,8 @@ def test_chief_drawn_beside_its_stack(views: dict[str, dict[str, Any]]) -> None:
 
 def test_tangata_manu_fills_its_site(views: dict[str, dict[str, Any]]) -> None:
     image = mm.canvas(views["final"])
-    x, y = mm.point(mm.SITE_XY["S11"])  # blue Tangata Manu
-    assert near(pixel(image, (x - 19, y)), common.seat_colour("blue").fill)
+    x, y = mm.point(mm.SITE_XY["S11"])  # blue Tangata Manu (its mark at the left end)
+    assert near(pixel(image, (x - 14, y - 9)), common.seat_colour("blue").fill)
     x, y = mm.point(mm.SITE_XY["S01"])  # empty
     assert near(pixel(image, (x - 19, y)), mm.WHITE)
 
@@ -248,7 +248,7 @@ def test_highlight_keeps_the_corner_sites_readable(views: dict[str, dict[str, An
     view = views["final"]  # blue's Tangata Manu on S11, a corner of B4 and C4
     x, y = mm.point(mm.SITE_XY["S11"])
     lit = mm.canvas(view, highlight=frozenset({"C4"}))
-    assert near(pixel(lit, (x - 19, y)), common.seat_colour("blue").fill)
+    assert near(pixel(lit, (x - 14, y - 9)), common.seat_colour("blue").fill)
 
 
 def test_unknown_highlight_labels_are_ignored(views: dict[str, dict[str, Any]]) -> None:
@@ -373,7 +373,8 @@ def test_fit_text_cuts_where_cutting_a_character_at_a_time_cuts(lang: str) -> No
 
 
 def test_the_encoder_round_trips_the_picture() -> None:
-    image = Image.new("RGB", (40, 30), (214, 40, 40))
+    red = common.seat_colour("red").fill
+    image = Image.new("RGB", (40, 30), red)
     decoded = Image.open(io.BytesIO(palette.encode(mm.palette(), image))).convert("RGB")
     assert decoded.size == (40, 30)
-    assert decoded.getpixel((5, 5)) == (214, 40, 40)
+    assert decoded.getpixel((5, 5)) == red
