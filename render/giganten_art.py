@@ -110,14 +110,17 @@ def derrick(label: str, owner: str, chips: int) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rounded_rectangle((0, 0, size * k - 1, size * k - 1), radius=6 * k, fill=pal.tint,
                                outline=pal.fill, width=3 * k)
-        with labelling(draw, "space"):  # right of the seat's mark in the corner
-            draw.text((28 * k, 10 * k), label, font=font(15 * k, True), fill=INK, anchor="mm")
+        # centred in the top row: a change ring (render.common.changed_box) pasted round
+        # the space leaves it clear; the seat's mark goes on the tower instead
+        with labelling(draw, "space"):
+            draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=INK,
+                      anchor="mm")
         _derrick_shape(draw, 13 * k, 18 * k, 24 * k, pal.fill, INK, k)
         draw.ellipse((23 * k, 20 * k, 43 * k, 40 * k), fill=OIL, outline=WHITE, width=k)
         draw.text((33 * k, 30.5 * k), str(chips), font=font(15 * k, True), fill=WHITE,
                   anchor="mm")
-        draw.ellipse((2 * k, 2 * k, 14 * k, 14 * k), fill=pal.fill, outline=INK, width=k)
-        seat_mark(draw, (8 * k, 8 * k), 6.5 * k, owner)
+        draw.ellipse((7 * k, 29 * k, 19 * k, 41 * k), fill=pal.fill, outline=INK, width=k)
+        seat_mark(draw, (13 * k, 35 * k), 6.5 * k, owner)
     return marked(sprite(size, size, paint), owner)
 
 
