@@ -170,16 +170,16 @@ def test_held_territory_shows_its_owner_tint_and_stack(views: dict[str, dict[str
 
 def test_chief_drawn_beside_its_stack(views: dict[str, dict[str, Any]]) -> None:
     image = mm.canvas(views["moai_choice"])
-    cx, cy = hex_centre("E2")  # red with the chief: crown over the disc
-    assert near(pixel(image, (cx, cy + mm.CHIEF_DY + 5)), common.seat_colour("red").fill)
+    cx, cy = hex_centre("E2")  # red with the chief: crown over the disc (left of its mark)
+    assert near(pixel(image, (cx - 8, cy + mm.CHIEF_DY + 5)), common.seat_colour("red").fill)
     cx, cy = hex_centre("E3")  # red without the chief: nothing there
-    assert near(pixel(image, (cx, cy + mm.CHIEF_DY + 5)), common.seat_colour("red").tint)
+    assert near(pixel(image, (cx - 8, cy + mm.CHIEF_DY + 5)), common.seat_colour("red").tint)
 
 
 def test_tangata_manu_fills_its_site(views: dict[str, dict[str, Any]]) -> None:
     image = mm.canvas(views["final"])
-    x, y = mm.point(mm.SITE_XY["S11"])  # blue Tangata Manu (its mark at the left end)
-    assert near(pixel(image, (x - 14, y - 9)), common.seat_colour("blue").fill)
+    x, y = mm.point(mm.SITE_XY["S11"])  # blue Tangata Manu
+    assert near(pixel(image, (x - 19, y)), common.seat_colour("blue").fill)
     x, y = mm.point(mm.SITE_XY["S01"])  # empty
     assert near(pixel(image, (x - 19, y)), mm.WHITE)
 
@@ -248,7 +248,7 @@ def test_highlight_keeps_the_corner_sites_readable(views: dict[str, dict[str, An
     view = views["final"]  # blue's Tangata Manu on S11, a corner of B4 and C4
     x, y = mm.point(mm.SITE_XY["S11"])
     lit = mm.canvas(view, highlight=frozenset({"C4"}))
-    assert near(pixel(lit, (x - 14, y - 9)), common.seat_colour("blue").fill)
+    assert near(pixel(lit, (x - 19, y)), common.seat_colour("blue").fill)
 
 
 def test_unknown_highlight_labels_are_ignored(views: dict[str, dict[str, Any]]) -> None:
