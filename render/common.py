@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from render import palette
 from render.i18n import t
+from render.marks import SEAT_MARKS
 from rules.data import DATA_DIR
 
 FONT_DIR: Traversable = DATA_DIR / "fonts"
@@ -35,12 +36,13 @@ MIN_FONT = 14
 RGB = tuple[int, int, int]
 INK: RGB = (28, 28, 32)
 PAPER: RGB = (250, 247, 240)
-HIGHLIGHT: RGB = (236, 0, 140)
-"""Marks what a player may choose now; unlike every seat colour."""
-CHANGED: RGB = (0, 226, 255)
-"""Marks what changed since the table's previous state: a bright cyan, unlike every seat colour
-and the choice colour. It is always drawn between two dark edges, so that it reads on light land
-and on the dark sea alike."""
+HIGHLIGHT: RGB = (255, 77, 163)
+"""Marks what a player may choose now: a bright pink, unlike every seat colour under any colour
+vision (tests/test_render_colour.py)."""
+CHANGED: RGB = (24, 173, 242)
+"""Marks what changed since the table's previous state: a bright sky blue, unlike every seat
+colour and the choice colour under any colour vision. It is always drawn between two dark
+edges, so that it reads on light land and on the dark sea alike."""
 
 
 CJK_FONT = "wqy-microhei.ttc"
@@ -334,15 +336,20 @@ def mix(a: RGB, b: RGB, share_of_b: float) -> RGB:
 
 
 _FILLS: dict[str, tuple[RGB, RGB]] = {
-    "red": ((214, 40, 40), (255, 255, 255)),
-    "blue": ((30, 100, 200), (255, 255, 255)),
-    "green": ((30, 150, 60), (255, 255, 255)),
-    "yellow": ((245, 195, 15), INK),
-    "purple": ((130, 60, 180), (255, 255, 255)),
-    "grey": ((120, 124, 130), (255, 255, 255)),
+    "red": ((230, 16, 16), (255, 255, 255)),
+    "blue": ((12, 109, 221), (255, 255, 255)),
+    "green": ((96, 236, 170), INK),
+    "yellow": ((255, 228, 20), INK),
+    "purple": ((72, 12, 124), (255, 255, 255)),
+    "grey": ((120, 118, 122), (255, 255, 255)),
     "black": ((35, 35, 40), (255, 255, 255)),
     "white": ((242, 242, 238), INK),
 }
+"""Seat fills chosen for colour-blind players (after Okabe and Ito): besides hue, the seats
+differ in lightness (a light green and yellow, a mid red and blue, a dark purple), so that every
+pair that can sit at one table stays at least 20 apart in CAM02-UCS under simulated
+deuteranopia, protanopia and tritanopia (tests/test_render_colour.py). Each ink is the one
+of white and INK that reads best on its fill."""
 SEAT_NAMES = tuple(_FILLS)
 """Every colour a seat may have."""
 
@@ -352,6 +359,50 @@ def seat_colour(name: str) -> SeatColour:
     """The palette entry of a seat colour; an unknown name gets a neutral grey."""
     fill, ink = _FILLS.get(name, _FILLS["grey"])
     return SeatColour(fill, ink, mix(fill, (255, 255, 255), 0.45))
+
+
+MARK_KEY = "seat_mark"
+"""Where a picture that carries a seat's mark names the seat (its ``info``): the renderers'
+records say which pastes carry which mark (tests/test_render_marks.py)."""
+
+
+def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float,
+              seat: str, ink: Any = None) -> None:
+    """Draw ``seat``'s mark (:data:`SEAT_MARKS`) filling a square of side ``size`` centred on
+    ``centre``, in ``ink`` (default: the seat's ink, which reads on its fill). Coordinates are
+    the drawing's own (a sprite's, times its scale)."""
+    colour = seat_colour(seat).ink if ink is None else ink
+    cx, cy = centre
+    r = size / 2
+    shape = SEAT_MARKS.get(seat, "ring")
+    if shape == "triangle":
+        draw.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=colour)
+    elif shape == "square":
+        s = r * 0.85
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=colour)
+    elif shape == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+    elif shape == "diamond":
+        draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=colour)
+    elif shape in ("plus", "cross"):
+        w = r * 0.38
+        arms = [((-r, -w), (r, -w), (r, w), (-r, w)), ((-w, -r), (w, -r), (w, r), (-w, r))]
+        turn = math.radians(45 if shape == "cross" else 0)
+        for arm in arms:
+            draw.polygon([(cx + x * math.cos(turn) - y * math.sin(turn),
+                           cy + x * math.sin(turn) + y * math.cos(turn)) for x, y in arm],
+                         fill=colour)
+    elif shape == "bar":
+        draw.rectangle((cx - r, cy - r * 0.35, cx + r, cy + r * 0.35), fill=colour)
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(1, round(r / 2.5)))
+
+
+def marked(picture: Image.Image, seat: str) -> Image.Image:
+    """``picture`` (a sprite of ``seat``'s piece with its mark drawn on) named as carrying the
+    mark, for the renderers' records."""
+    picture.info[MARK_KEY] = seat
+    return picture
 
 
 def colour_name(colour: str, lang: str) -> str:
@@ -474,7 +525,8 @@ def paste_centred(image: Image.Image, picture: Image.Image, centre: tuple[float,
 
 
 def swatch(draw: Draw, box: tuple[int, int, int, int], colour: str) -> None:
-    """A legend swatch: the seat colour in a rounded square with a dark rim, pasted from a
+    """A legend swatch: the seat colour in a rounded square with a dark rim and the seat's
+    mark (its pixels drawn without antialiasing, as the square's), pasted from a
     picture of it made once (the same pixels as drawing the shape there: its pixels are
     wholly opaque or wholly clear; a paste records and replays many times faster)."""
     left, top, right, bottom = box
@@ -485,10 +537,11 @@ def swatch(draw: Draw, box: tuple[int, int, int, int], colour: str) -> None:
 @cache
 def _swatch(colour: str, width: int, height: int) -> Image.Image:
     picture = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
-    ImageDraw.Draw(picture).rounded_rectangle((0, 0, width, height), radius=6,
-                                              fill=seat_colour(colour).fill, outline=INK,
-                                              width=2)
-    return picture
+    draw = ImageDraw.Draw(picture)
+    draw.rounded_rectangle((0, 0, width, height), radius=6, fill=seat_colour(colour).fill,
+                           outline=INK, width=2)
+    seat_mark(draw, (width / 2, height / 2), min(width, height) * 0.55, colour)
+    return marked(picture, colour)
 
 
 def seat_row_head(draw: Draw, y: int, height: int, width: int, seat: str,

@@ -10,7 +10,18 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from render.common import CHANGED, HIGHLIGHT, INK, RGB, font, seat_colour, sprite, text_length
+from render.common import (
+    CHANGED,
+    HIGHLIGHT,
+    INK,
+    RGB,
+    font,
+    marked,
+    seat_colour,
+    seat_mark,
+    sprite,
+    text_length,
+)
 
 STONE: RGB = (138, 132, 122)
 STONE_DARK: RGB = (74, 68, 62)
@@ -34,6 +45,8 @@ PUKAO_TOP: RGB = (212, 110, 80)
 CHIP_H = 24
 """Height of every chip drawn on a hex (figures, logs, items, forest tiles)."""
 DIGITS = 16
+MARK = 11
+"""The side of a seat's mark on its pieces (render.common.seat_mark)."""
 
 
 def _digits_width(text: str) -> int:
@@ -53,10 +66,11 @@ def _chief_glyph(draw: ImageDraw.ImageDraw, x: float, k: int, ink: RGB) -> None:
 
 @cache
 def figures(colour: str, workers: int, sorcerer: bool, chief: bool) -> Image.Image:
-    """One seat's figures on a hex as a pill: the worker count, then a hat and a crown."""
+    """One seat's figures on a hex as a pill: the seat's mark, the worker count, then a hat and
+    a crown."""
     pal = seat_colour(colour)
     count = str(workers) if workers else ""
-    parts = [_digits_width(count)] if count else []
+    parts = [MARK] + ([_digits_width(count)] if count else [])
     parts += [12] * sorcerer + [16] * chief
     width = max(CHIP_H, sum(parts) + 3 * (len(parts) - 1) + 12)
 
@@ -64,6 +78,8 @@ def figures(colour: str, workers: int, sorcerer: bool, chief: bool) -> Image.Ima
         draw.rounded_rectangle((k, k, (width - 1) * k, (CHIP_H - 1) * k), radius=11 * k,
                                fill=pal.fill, outline=INK, width=2 * k)
         x = (width - (sum(parts) + 3 * (len(parts) - 1))) / 2
+        seat_mark(draw, ((x + MARK / 2) * k, 12.5 * k), MARK * k, colour)
+        x += MARK + 3
         if count:
             draw.text((x * k, 12.5 * k), count, font=font(DIGITS * k, True), fill=pal.ink,
                       anchor="lm")
@@ -73,7 +89,7 @@ def figures(colour: str, workers: int, sorcerer: bool, chief: bool) -> Image.Ima
             x += 15
         if chief:
             _chief_glyph(draw, x, k, pal.ink)
-    return sprite(width, CHIP_H, paint)
+    return marked(sprite(width, CHIP_H, paint), colour)
 
 
 @cache
@@ -84,7 +100,8 @@ def marker(colour: str, size: int = 14) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rounded_rectangle((k, k, (size - 1) * k, (size - 1) * k), radius=3 * k,
                                fill=pal.fill, outline=INK, width=2 * k)
-    return sprite(size, size, paint)
+        seat_mark(draw, (size / 2 * k, size / 2 * k), (size - 2) * 0.55 * k, colour)
+    return marked(sprite(size, size, paint), colour)
 
 
 @cache
@@ -94,7 +111,8 @@ def worker(colour: str) -> Image.Image:
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.ellipse((k, k, 21 * k, 21 * k), fill=pal.fill, outline=INK, width=2 * k)
-    return sprite(22, 22, paint)
+        seat_mark(draw, (11 * k, 11 * k), 11 * k, colour)
+    return marked(sprite(22, 22, paint), colour)
 
 
 @cache
@@ -107,14 +125,14 @@ def counted(kind: str, colour: str, count: int) -> Image.Image:
     out.paste(pic, (0, (CHIP_H - pic.height) // 2), pic)
     ImageDraw.Draw(out).text((pic.width + 4, CHIP_H / 2), text, font=font(DIGITS, True),
                              fill=INK, anchor="lm")
-    return out
+    return marked(out, colour)
 
 
 @cache
 def item_tag(kind: str, number: int, size: int, marker_colour: str | None,
              abandoned: bool = False) -> Image.Image:
     """An item on a hex: grey stone with size pips for a moai, red scoria for a headdress,
-    its id number, the marker on it as a corner badge; a magenta rim while anyone may claim it.
+    its id number, the marker on it as a corner badge; a pink rim while anyone may claim it.
     Kept narrow so that two fit side by side on a hex."""
     text = str(number)
     pips = 7 if kind == "moai" else 0
@@ -137,7 +155,9 @@ def item_tag(kind: str, number: int, size: int, marker_colour: str | None,
             pal = seat_colour(marker_colour)
             draw.rounded_rectangle(((width - 13) * k, 0, width * k, 13 * k), radius=3 * k,
                                    fill=pal.fill, outline=INK, width=2 * k)
-    return sprite(width, CHIP_H, paint)
+            seat_mark(draw, ((width - 6.5) * k, 6.5 * k), 6 * k, marker_colour)
+    picture = sprite(width, CHIP_H, paint)
+    return marked(picture, marker_colour) if marker_colour else picture
 
 
 @cache
@@ -206,7 +226,14 @@ def statue(size: int, headdress: bool = False, base: str | None = None,
         fill = seat_colour(base).fill if base else HIDDEN_BASE
         draw.rectangle((0, (total - foot) * k, (width - 1) * k, (total - 1) * k), fill=fill,
                        outline=INK if base else RIM, width=k)
-    return sprite(width, total, paint)
+        if base:  # the owner's mark on a disc of its colour, at the statue's foot
+            r = 6 * scale
+            cx, cy = width / 2 * k, (total - foot - r) * k
+            draw.ellipse((cx - r * k, cy - r * k, cx + r * k, cy + r * k), fill=fill,
+                         outline=INK, width=k)
+            seat_mark(draw, (cx, cy), r * 1.2 * k, base)
+    picture = sprite(width, total, paint)
+    return marked(picture, base) if base else picture
 
 
 @cache
@@ -228,7 +255,8 @@ def reservation(colour: str) -> Image.Image:
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rectangle((k, k, 29 * k, 13 * k), fill=pal.fill, outline=WHITE, width=2 * k)
-    return sprite(30, 14, paint)
+        seat_mark(draw, (15 * k, 7 * k), 9 * k, colour)
+    return marked(sprite(30, 14, paint), colour)
 
 
 @cache

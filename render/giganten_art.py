@@ -11,7 +11,19 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, RGB, fit_text, font, labelling, mix, seat_colour, sprite, text_lang
+from render.common import (
+    INK,
+    RGB,
+    fit_text,
+    font,
+    labelling,
+    marked,
+    mix,
+    seat_colour,
+    seat_mark,
+    sprite,
+    text_lang,
+)
 from render.i18n import t
 from rules.data import load
 
@@ -98,6 +110,8 @@ def derrick(label: str, owner: str, chips: int) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rounded_rectangle((0, 0, size * k - 1, size * k - 1), radius=6 * k, fill=pal.tint,
                                outline=pal.fill, width=3 * k)
+        # centred in the top row: a change ring (render.common.changed_box) pasted round
+        # the space leaves it clear; the seat's mark goes on the tower instead
         with labelling(draw, "space"):
             draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=INK,
                       anchor="mm")
@@ -105,7 +119,9 @@ def derrick(label: str, owner: str, chips: int) -> Image.Image:
         draw.ellipse((23 * k, 20 * k, 43 * k, 40 * k), fill=OIL, outline=WHITE, width=k)
         draw.text((33 * k, 30.5 * k), str(chips), font=font(15 * k, True), fill=WHITE,
                   anchor="mm")
-    return sprite(size, size, paint)
+        draw.ellipse((7 * k, 29 * k, 19 * k, 41 * k), fill=pal.fill, outline=INK, width=k)
+        seat_mark(draw, (13 * k, 35 * k), 6.5 * k, owner)
+    return marked(sprite(size, size, paint), owner)
 
 
 @cache
@@ -136,7 +152,8 @@ def truck(colour: str) -> Image.Image:
         for cx in (11, 40):
             draw.ellipse(((cx - 6) * k, 23 * k, (cx + 6) * k, 35 * k), fill=INK,
                          outline=WHITE, width=k)
-    return sprite(w, h, paint)
+        seat_mark(draw, (17 * k, 14 * k), 13 * k, colour)
+    return marked(sprite(w, h, paint), colour)
 
 
 @cache
@@ -156,10 +173,13 @@ def locomotive(colour: str, position: int | None) -> Image.Image:
         for cx in (48,):
             draw.ellipse(((cx - 4) * k, 25 * k, (cx + 4) * k, 33 * k), fill=INK, outline=WHITE,
                          width=k)
+        if colour != "black":
+            seat_mark(draw, (10 * k, 22 * k), 11 * k, colour)
         if position is not None:
-            draw.text((21 * k, 22 * k), str(position), font=font(16 * k, True), fill=pal.ink,
-                      anchor="mm")
-    return sprite(w, h, paint)
+            draw.text((27 * k if colour != "black" else 21 * k, 22 * k), str(position),
+                      font=font(16 * k, True), fill=pal.ink, anchor="mm")
+    picture = sprite(w, h, paint)
+    return marked(picture, colour) if colour != "black" else picture
 
 
 def faded_fill(colour: str) -> RGB:
@@ -178,8 +198,9 @@ def chip_disc(colour: str, count: int, faded: bool = False) -> Image.Image:
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.ellipse((k, k, 33 * k, 33 * k), fill=fill, outline=OIL, width=2 * k)
-        draw.text((17 * k, 17.5 * k), str(count), font=font(18 * k, True), fill=ink, anchor="mm")
-    return sprite(34, 34, paint)
+        seat_mark(draw, (17 * k, 8.5 * k), 7 * k, colour, ink)
+        draw.text((17 * k, 21 * k), str(count), font=font(16 * k, True), fill=ink, anchor="mm")
+    return marked(sprite(34, 34, paint), colour)
 
 
 @cache

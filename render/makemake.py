@@ -38,11 +38,13 @@ from render.common import (
     key_line,
     known,
     legend_row,
+    marked,
     note_labels,
     pairs,
     paste_centred,
     seat_colour,
     seat_colours,
+    seat_mark,
     seat_names,
     seat_row_head,
     shrink,
@@ -198,9 +200,10 @@ def token_disc(colour: str, count: int) -> Image.Image:
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.ellipse((k, k, (DISC - 1) * k, (DISC - 1) * k), fill=pal.fill, outline=INK,
                      width=2 * k)
-        draw.text((DISC / 2 * k, (DISC / 2 + 0.5) * k), str(count),
+        draw.text((DISC / 2 * k, (DISC / 2 - 4) * k), str(count),
                   font=font(NUMBER_SIZE * k, True), fill=pal.ink, anchor="mm")
-    return sprite(DISC, DISC, paint)
+        seat_mark(draw, (DISC / 2 * k, (DISC - 9) * k), 8 * k, colour)  # below the number
+    return marked(sprite(DISC, DISC, paint), colour)
 
 
 @cache
@@ -216,7 +219,8 @@ def chief(colour: str, width: int = 44) -> Image.Image:
         for x, y in ((4, 8), (22, 4), (40, 8)):
             draw.ellipse(((x - 3) * f * k, (y - 3) * f * k, (x + 3) * f * k, (y + 3) * f * k),
                          fill=INK)
-    return sprite(width, round(40 * f), paint)
+        seat_mark(draw, (22 * f * k, 27 * f * k), 11 * f * k, colour)
+    return marked(sprite(width, round(40 * f), paint), colour)
 
 
 @cache
@@ -254,22 +258,37 @@ def makemake_figure(size: int, faded: bool = False) -> Image.Image:
 
 @cache
 def site_pill(label: str, colour: str | None, offered: bool = False) -> Image.Image:
-    """A site's label in a pill: white while empty, else the Tangata Manu's colour in a halo."""
+    """A site's label in a pill: white while empty, else the Tangata Manu's colour in a halo,
+    its seat's mark on a badge over the pill's left end. The label stays where the empty
+    pill of the static layer has it (the same box: drawn again, not covered); the badge
+    hangs off the pill's end, clear of the label."""
     w, h = SITE_W, SITE_H
     rim = 4 if offered else 3 if colour else 0
     halo = HIGHLIGHT if offered else WHITE
+    out = BADGE / 2 - rim if colour else 0  # the badge's overhang, on both sides: centred
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         fill, ink = (WHITE, INK) if colour is None else (seat_colour(colour).fill,
                                                          seat_colour(colour).ink)
         if rim:
-            draw.rounded_rectangle((0, 0, (w + 2 * rim) * k, (h + 2 * rim) * k),
+            draw.rounded_rectangle((out * k, 0, (out + w + 2 * rim) * k, (h + 2 * rim) * k),
                                    radius=(h / 2 + rim) * k, fill=halo)
-        box = (rim * k, rim * k, (rim + w) * k, (rim + h) * k)
+        left = out + rim
+        box = (left * k, rim * k, (left + w) * k, (rim + h) * k)
         draw.rounded_rectangle(box, radius=h / 2 * k, fill=fill, outline=INK, width=2 * k)
-        draw.text(((rim + w / 2) * k, (rim + h / 2 + 0.5) * k), site_label(label),
+        draw.text(((left + w / 2) * k, (rim + h / 2 + 0.5) * k), site_label(label),
                   font=font(NUMBER_SIZE * k, True), fill=ink, anchor="mm")
-    return sprite(w + 2 * rim, h + 2 * rim, paint, kind="space")
+        if colour is not None:
+            cy = rim + h / 2
+            draw.ellipse((0, (cy - BADGE / 2) * k, BADGE * k, (cy + BADGE / 2) * k),
+                         fill=seat_colour(colour).fill, outline=INK, width=2 * k)
+            seat_mark(draw, (BADGE / 2 * k, cy * k), BADGE * 0.55 * k, colour)
+    picture = sprite(round(w + 2 * rim + 2 * out), h + 2 * rim, paint, kind="space")
+    return marked(picture, colour) if colour is not None else picture
+
+
+BADGE = 18
+"""Diameter of the badge that carries a Tangata Manu's seat mark."""
 
 
 # --- the static layers -------------------------------------------------------------------------

@@ -138,5 +138,7 @@ def test_a_swatch_pasted_is_the_swatch_drawn(colour: str) -> None:
         ImageDraw.Draw(drawn).rounded_rectangle(box, radius=6,
                                                 fill=common.seat_colour(colour).fill,
                                                 outline=common.INK, width=2)
+        common.seat_mark(ImageDraw.Draw(drawn), (left + width / 2, top + height / 2),
+                         min(width, height) * 0.55, colour)
         common.swatch(common.Draw(pasted), box, colour)
         assert ImageChops.difference(drawn, pasted).getbbox() is None, (colour, box)

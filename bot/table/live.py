@@ -36,10 +36,12 @@ from bot.table.words import (
     game_text,
     mentions,
     result_title,
+    seat_label,
     standings,
     step_line,
 )
 from render.i18n import t
+from render.marks import mark_symbol
 
 FOCUS_GAIN = 2
 """How many times larger than on the whole board a focus must show the places' labels to be
@@ -206,6 +208,8 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
         line = " · ".join(f"{colour_name(c, lang)} {ui.score_text(scores[c], lang)}"
                           for c in view.get("seats", scores) if c in scores)
         out.append((t("bot.table.scores", lang), cut(line, MAX_EMBED_FIELD)))
+    if not closed and not view.get("finished"):
+        out.append(marks_field(session, lang))
     lines = _log_lines(session, ui, steps, lang, names, closed)
     if lines:
         shown = lines[-most:]
@@ -217,6 +221,14 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
             text = "\n".join(shown)
         out.append((t("bot.table.log", lang), cut(text, MAX_EMBED_FIELD)))
     return tuple(out)
+
+
+def marks_field(session: Session, lang: str) -> tuple[str, str]:
+    """The seats' marks explained once beside the board: each seat's mark with its colour and
+    player, so that the picture reads without telling colours apart."""
+    lines = [t("bot.marks.explain", lang),
+             *(f"{mark_symbol(seat.colour)} {seat_label(seat, lang)}" for seat in session.seats)]
+    return t("bot.marks.field", lang), cut("\n".join(lines), MAX_EMBED_FIELD)
 
 
 def _log_lines(session: Session, ui: GameUI, steps: list[Step], lang: str,

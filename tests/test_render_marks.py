@@ -1,0 +1,111 @@
+"""Every seat's pieces carry the seat's mark (issue: readable for colour-blind players).
+
+A mid-game board of each game is painted on a :class:`render.frames.Sheet`, which records
+every drawing: each pasted picture in which a seat's fill covers much of what is drawn (a
+piece, a disc, a truck, a swatch at the head of a table row) must be named as carrying that
+seat's mark (``render.common.marked``), and its pixels must hold the mark: the seat's ink
+inside its fill. Every seat at the table has its row's swatch, and every seat with pieces on
+the board has them marked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+from render import common, frames
+from render import giants as giants_board
+from render import giganten as giganten_board
+from render import makemake as makemake_board
+from tests.helpers import canvas_cases
+
+BOARDS = {"giants": giants_board, "giganten": giganten_board, "makemake": makemake_board}
+PLAYS = {"giants": (4, 11), "giganten": (4, 3), "makemake": (4, 5)}
+"""Seats and seed of one greedy game of each kind (the games ``test_render_frames`` plays)."""
+SHARE = 0.25
+"""A picture is a seat's piece when that seat's fill covers at least this share of it."""
+
+
+def _mid_game(game: str) -> dict[str, Any]:
+    seats, seed = PLAYS[game]
+    steps = canvas_cases._played(game, seats, seed, "greedy")
+    state, _ = steps[len(steps) // 2]
+    return canvas_cases.MODULES[game].view(state, None)  # type: ignore[no-any-return]
+
+
+def _pastes(game: str, view: dict[str, Any]) -> list[Image.Image]:
+    board = BOARDS[game]
+    base = board._base(view, "en")
+    sheet = frames.Sheet(base)
+    board._paint(sheet, view, "en", None, frozenset())
+    return [op.args[0] for op in sheet.ops
+            if op.method == "paste" and isinstance(op.args[0], Image.Image)]
+
+
+def _near(a: tuple[int, ...], b: common.RGB, levels: int) -> bool:
+    return all(abs(x - y) <= levels for x, y in zip(a[:3], b, strict=True))
+
+
+def _share(picture: Image.Image, colour: common.RGB) -> float:
+    """How much of the picture's drawn (opaque) pixels are ``colour`` (within a few levels:
+    a sprite is shrunk from a larger drawing)."""
+    rgba = picture.convert("RGBA")
+    opaque = [p for p in rgba.get_flattened_data() if p[3] == 255]
+    return sum(_near(p, colour, 8) for p in opaque) / len(opaque) if opaque else 0.0
+
+
+def _inked(picture: Image.Image, seat: str) -> int:
+    """Pixels of the seat's ink (within a few levels) inside the box of the seat's fill: the
+    mark drawn on the piece. A faded piece (a store without chips) is drawn in a paler fill
+    and ink: then the box is its most common colour's, and the ink any colour far from it."""
+    pal = common.seat_colour(seat)
+    rgba = picture.convert("RGBA")
+    pixels = list(rgba.get_flattened_data())
+    fill_colour: tuple[int, ...] = pal.fill
+    if _share(picture, pal.fill) < 0.1:
+        opaque = [tuple(c // 16 * 16 + 8 for c in p[:3]) for p in pixels if p[3] == 255]
+        fill_colour = max(set(opaque), key=opaque.count)
+    fill = Image.new("1", rgba.size)
+    fill.putdata([p[3] == 255 and _near(p, fill_colour[:3], 16) for p in pixels])  # type: ignore
+    box = fill.getbbox()
+    if box is None:
+        return 0
+    inside = rgba.crop(box).get_flattened_data()
+    if fill_colour == pal.fill:
+        return sum(p[3] == 255 and _near(p, pal.ink, 24) for p in inside)
+    return sum(p[3] == 255 and not _near(p, fill_colour[:3], 60) for p in inside)
+
+
+@pytest.mark.parametrize("game", sorted(BOARDS))
+def test_every_seats_pieces_carry_their_mark(game: str) -> None:
+    view = _mid_game(game)
+    seats = list(view["seats"])
+    marked: dict[str, int] = dict.fromkeys(seats, 0)
+    for picture in _pastes(game, view):
+        for seat in seats:
+            if _share(picture, common.seat_colour(seat).fill) >= SHARE:
+                assert picture.info.get(common.MARK_KEY) == seat, (seat, picture.size)
+        seat = picture.info.get(common.MARK_KEY)
+        if seat is not None:
+            assert _inked(picture, seat) >= 4, (seat, picture.size)
+            marked[seat] = marked.get(seat, 0) + 1
+    # each seat's row swatch at least, and pieces on the board mid-game
+    assert all(marked[seat] >= 2 for seat in seats), marked
+
+
+@pytest.mark.parametrize("seat", sorted(common.SEAT_MARKS))
+def test_each_mark_is_drawn_inside_its_box(seat: str) -> None:
+    picture = Image.new("RGB", (40, 40), (255, 255, 255))
+    common.seat_mark(ImageDraw.Draw(picture), (20, 20), 20, seat, (0, 0, 0))
+    box = picture.convert("L").point(lambda v: 255 - v).getbbox()
+    assert box is not None
+    assert box[0] >= 9 and box[1] >= 9 and box[2] <= 31 and box[3] <= 31, box
+
+
+def test_the_seats_at_one_table_have_different_marks() -> None:
+    for game in BOARDS:
+        colours = canvas_cases.MODULES[game].COLOURS
+        marks = [common.SEAT_MARKS[c] for c in colours]
+        assert len(set(marks)) == len(marks), game
