@@ -47,8 +47,9 @@ FOCUS_GAIN = 2
 """How many times larger than on the whole board a focus must show the places' labels to be
 shown instead of it."""
 
-LIVE_LOG_LINES = 3
-"""Log lines on the live message: with the board and the buttons it fits a phone's first
+LIVE_LOG_LINES = 4
+"""Log lines on the live message (four, so that a take-back note stays in sight after the moves
+that follow it): with the board and the buttons it fits a phone's first
 screen (``scripts/table_shots.py`` measures it); a closed stage's message keeps its whole log
 (up to :data:`bot.constants.LOG_LINES`)."""
 
