@@ -4,6 +4,7 @@ telling colours apart."""
 
 from __future__ import annotations
 
+from bot.table.live import MARKS_BETWEEN
 from render.i18n import t
 from render.marks import mark_symbol
 from tests.helpers.bots import live_table
@@ -20,8 +21,10 @@ async def test_the_live_table_pairs_each_seats_mark_with_its_player(simcord_env)
     [marks] = [f.value for f in embed.fields if f.name == t("bot.marks.field", "en")]
     lines = marks.splitlines()
     assert lines[0] == t("bot.marks.explain", "en")
-    assert len(lines) == 1 + len(session.seats)
-    for seat, line in zip(session.seats, lines[1:], strict=True):
-        assert line.startswith(f"{mark_symbol(seat.colour)} "), line
-    assert len({line.split()[0] for line in lines[1:]}) == len(session.seats), "marks differ"
+    assert len(lines) == 2, "the seats share one line"
+    seats = lines[1].split(MARKS_BETWEEN)
+    assert len(seats) == len(session.seats)
+    for seat, part in zip(session.seats, seats, strict=True):
+        assert part.startswith(f"{mark_symbol(seat.colour)} "), part
+    assert len({part.split()[0] for part in seats}) == len(session.seats), "marks differ"
     assert alice.mention in marks and bob.mention in marks
