@@ -28,12 +28,12 @@ from bot.host.store._postgres_base import (
     CHANNEL,
     Connection,
 )
-from bot.host.store._postgres_games import PostgresGames
-from bot.host.store._postgres_play import PostgresPlay
-from bot.host.store._postgres_privacy import PostgresPrivacy
-from bot.host.store._postgres_ratings import PostgresRatings
-from bot.host.store._postgres_servers import PostgresServers
+from bot.host.store._postgres_store_games import PostgresGames
+from bot.host.store._postgres_store_play import PostgresPlay
+from bot.host.store._postgres_store_privacy import PostgresPrivacy
+from bot.host.store._postgres_store_ratings import PostgresRatings
 from bot.host.store._postgres_store_schema import MIGRATIONS, VERSION_TABLE
+from bot.host.store._postgres_store_servers import PostgresServers
 from bot.host.store._rows import (
     EVERY_GAME,
     SCHEMA_VERSION,

@@ -25,12 +25,12 @@ from bot.host.store._rows import (
     message_row,
     message_values,
 )
-from bot.host.store._sqlite_games import SqliteGames
-from bot.host.store._sqlite_play import SqlitePlay
-from bot.host.store._sqlite_privacy import SqlitePrivacy
-from bot.host.store._sqlite_ratings import SqliteRatings
-from bot.host.store._sqlite_servers import SqliteServers
+from bot.host.store._sqlite_store_games import SqliteGames
+from bot.host.store._sqlite_store_play import SqlitePlay
+from bot.host.store._sqlite_store_privacy import SqlitePrivacy
+from bot.host.store._sqlite_store_ratings import SqliteRatings
 from bot.host.store._sqlite_store_schema import MIGRATIONS
+from bot.host.store._sqlite_store_servers import SqliteServers
 from bot.host.store._sqlite_threads import (
     _in_transaction,
     _nothing,
