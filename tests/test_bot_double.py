@@ -392,7 +392,8 @@ def test_every_refusal_key_the_code_uses_is_in_every_catalogue(lang: str) -> Non
 
 @pytest.mark.parametrize("forged", [
     "lobby:{big}:join", "t:{big}:0:act:loco 1", "t:1:{big}:act:done", "hopen:{big}",
-    "p:{big}:red:0:bid:", "forget:{big}"])
+    "p:{big}:red:0:bid:", "forget:{big}",
+    "k:{big}:t:0:s:1", "k:1:e:{big}:b:", "ks:1:red:{big}:"])  # the taps of a guided choice
 async def test_a_forged_custom_id_is_refused_whatever_its_numbers(simcord_env, caplog, forged):
     env = simcord_env
     guild = env.create_guild()
