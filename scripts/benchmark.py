@@ -1,6 +1,6 @@
 """Speed figures, measured: engine apply, SQLite commit, board render, AI games, many games at once.
 
-    python scripts/benchmark.py [--games 10] [--parallel 20] [--only makemake]
+    python scripts/benchmark.py [--games 10] [--parallel 20] [--only makemake] [--quick]
 
 For each game: one greedy seat against random seats plays a game whose record is then measured
 (apply every line; commit every line; render the middle and the last position, against a bare PNG
@@ -50,8 +50,17 @@ def seats_of(name: str) -> int:
     return SEATS.get(name, game_module(name).MAX_SEATS)
 
 
+QUICK_REPEAT = 2
+"""With ``--quick``: calls per timed figure (and the workloads below shrink to match)."""
+quick = False
+"""Whether ``--quick`` asked for the script's shape with tiny workloads (the figures mean
+little; the suite checks that every one is still printed)."""
+
+
 def timed(fn: Callable[[], object], repeat: int) -> list[float]:
-    """Wall-clock milliseconds of each of ``repeat`` calls."""
+    """Wall-clock milliseconds of each of ``repeat`` calls (:data:`QUICK_REPEAT` with
+    ``--quick``)."""
+    repeat = min(repeat, QUICK_REPEAT) if quick else repeat
     out = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -115,6 +124,8 @@ COMMITS = 200
 
 def _lines(game: Game) -> list[str]:
     """The record's lines, repeated up to :data:`COMMITS` (the rows need not replay)."""
+    if quick:
+        return game.lines[:QUICK_REPEAT * 5]
     return [game.lines[i % len(game.lines)] for i in range(max(COMMITS, len(game.lines)))]
 
 
@@ -234,20 +245,21 @@ async def bench_concurrent(module: GameModule, game: Game, synchronous: str) -> 
     encoded as the store does and without; they take turns :data:`ROUNDS` times."""
     state = module.to_json(game.state)
     dumped = _encode(state)
-    lines = _lines(game)[:CONCURRENT_COMMITS]
-    total = CONCURRENT * len(lines)
+    lines = _lines(game)[:QUICK_REPEAT if quick else CONCURRENT_COMMITS]
+    games = QUICK_REPEAT if quick else CONCURRENT
+    total = games * len(lines)
     rates: dict[str, list[float]] = {"store": [], "raw": [], "raw + encode": []}
-    for _ in range(ROUNDS):
+    for _ in range(1 if quick else ROUNDS):
         with tempfile.TemporaryDirectory() as tmp:
             store = await SqliteStore.open(Path(tmp) / "store.sqlite3", synchronous=synchronous)
-            ids = [await _store_game(store, module, game, n) for n in range(CONCURRENT)]
+            ids = [await _store_game(store, module, game, n) for n in range(games)]
             start = time.perf_counter()
             await asyncio.gather(*(_store_commits(store, i, lines, state) for i in ids))
             rates["store"].append(total / (time.perf_counter() - start))
             await store.close()
             for label, encoding in (("raw", False), ("raw + encode", True)):
                 path = Path(tmp) / f"{label}.sqlite3"
-                raw_ids = await _raw_games(path, module, game, CONCURRENT)
+                raw_ids = await _raw_games(path, module, game, games)
                 db = _raw_connection(path, synchronous)
                 start = time.perf_counter()
                 for seq, line in enumerate(lines, start=1):
@@ -257,7 +269,7 @@ async def bench_concurrent(module: GameModule, game: Game, synchronous: str) -> 
                 rates[label].append(total / (time.perf_counter() - start))
                 db.close()
     store_rate, raw_rate, encoded_rate = (statistics.median(rates[k]) for k in rates)
-    label = f"{CONCURRENT} games at once, synchronous={synchronous}"
+    label = f"{games} games at once, synchronous={synchronous}"
     print(f"  {label:<42} store {store_rate:6.0f} commits/s, raw {raw_rate:6.0f}"
           f" (raw / store {raw_rate / store_rate:4.2f}), raw + encode {encoded_rate:6.0f}"
           f" ({encoded_rate / store_rate:4.2f})   (n={total}, median of {ROUNDS})")
@@ -343,6 +355,7 @@ async def bench_parallel(count: int, level: str) -> None:
 
 
 def main() -> int:
+    global quick
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=None,
@@ -367,7 +380,10 @@ def main() -> int:
     parser.add_argument("--startup", type=int, metavar="GAMES",
                         help="time a start on a store of this many games (a tenth running)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quick", action="store_true",
+                        help="tiny workloads: every figure printed, none worth reading")
     args = parser.parse_args()
+    quick = args.quick
     if args.live or args.startup:
         figures: dict[str, object] = {}
         if args.live:

@@ -20,7 +20,7 @@ def run(*argv: str) -> str:
 
 
 def test_benchmark_prints_every_figure() -> None:
-    out = run("scripts/benchmark.py", "--games", "1", "--parallel", "2")
+    out = run("scripts/benchmark.py", "--games", "1", "--parallel", "2", "--quick")
     for game in ("makemake", "giants", "giganten"):
         assert f"{game}, " in out
     for figure in ("apply", "commit", "render end: canvas", "bare PNG save", "games/s",
