@@ -79,6 +79,17 @@ def back(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], lan
     return None
 
 
+def within(ui: GameUI, kind: str, legal: Sequence[str], step: Step) -> tuple[str, ...]:
+    """The legal moves a ``step``'s options lead to: those of its chosen parts, and of its
+    group when it shows one group's options (all of them when it lists the groups). What the
+    step is about, on the board: its places are these moves' places."""
+    moves = _split(ui, kind, tuple(legal))
+    size = len(step.chosen)
+    parts = None if step.groups else {option.part for option in step.options}
+    return tuple(move for move, split in moves if split[:size] == step.chosen and (
+        parts is None or (split[size] if len(split) > size else DONE) in parts))
+
+
 @functools.lru_cache(maxsize=16)
 def _split(ui: GameUI, kind: str,
            legal: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
