@@ -24,6 +24,8 @@ MAX_MODAL_TEXT = 45
 """Discord's limit for a modal's title and a text input's label."""
 BOARD_FILE = "board.png"
 SCREEN_FILE = "screen.png"
+STEP_FILE = "places.png"
+"""The focus on the places a guided step is about, on the step's own message."""
 
 REPEAT_SECONDS = 10.0
 """A typed move (``/play``, a DM) identical to the one the same player had played less than this

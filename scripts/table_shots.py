@@ -14,9 +14,15 @@ reports per place (``table``, ``dm``), over the stages:
 
 - ``label_pt_min``: the smallest label as shown, in CSS px (a phone's points): the renderers'
   own heights (:mod:`render.labels`, in image pixels) of the labels a player names (hexes,
-  ahu, spaces) and of the numbers on pieces, on the picture the message shows (the focus on
-  the decision's places, or the board), times the picture's shown width over its natural
-  width (a private picture is cut to its content, not scaled: its labels keep their heights).
+  ahu, spaces) and of the numbers on pieces, on the picture the player looks at to name the
+  decision's places, times the picture's shown width over its natural width (a private
+  picture is cut to its content, not scaled: its labels keep their heights). On the table
+  that picture is the live message's focus on the decision's places; or, when the places are
+  spread over the board, the focus on the message of the first guided step about places
+  close together (a band of hexes, a row: the script taps its way there as the player
+  would, and that step's message is captured too, ``NN-step.png``); or else the whole
+  board. A decision that names no place on the board (a bid, a statue to take) has no such
+  label: its stage counts for ``table_screens`` only.
 - ``table_screens``: the message's height over the phone screen's (844): at most 1.0 puts
   the board and the buttons on the first screen.
 
@@ -41,9 +47,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import simcord
 
 from bot import create_bot
-from bot.games import game_ui, playable
+from bot.games import Step, game_ui, playable
 from bot.settings import Settings
-from bot.table.live import focus_now
+from bot.table.live import focus_now, step_picture
+from bot.table.private import pending_humans, secret_now
+from bot.table.steps import chooser, encode, replay
 from render import labels
 from render.__main__ import renderer
 from scripts import table_report as report
@@ -59,6 +67,10 @@ CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync")
 PICTURES = {"table": "board.png", "dm": "screen.png"}
+STEP_PICTURE = "places.png"
+"""The picture of a guided step's message (its places close up)."""
+MOST_STEPS = 6
+"""Taps the script makes at most to reach a step about close places."""
 """The picture each place's message carries."""
 MEASURE = """() => {
   const surface = document.getElementById('focused-content');
@@ -143,16 +155,20 @@ def shot(stage: int, place: str, file: str, measured: dict[str, Any],
 
 def summary(shots: list[Shot]) -> dict[str, Any]:
     """Per place, the worst over the stages: the smallest label and the tallest message; and
-    the worst of the places."""
+    the worst of the places. The table's labels include its guided steps' (``step``: where a
+    decision about places spread over the board names them), its height only the live
+    message's."""
     out: dict[str, Any] = {}
-    for place in PICTURES:
+    for place in (*PICTURES, "step"):
         mine = [s for s in shots if s.place == place]
-        labels = [s.label_pt_min for s in mine if s.label_pt_min is not None]
+        named = [s for s in shots if s.place in ((place, "step") if place == "table"
+                                                 else (place,))]
+        labels = [s.label_pt_min for s in named if s.label_pt_min is not None]
         out[place] = {"label_pt_min": min(labels) if labels else None,
                       "table_screens": max((s.table_screens for s in mine), default=None),
                       "shots": len(mine)}
-    labels = [v["label_pt_min"] for v in out.values() if v["label_pt_min"] is not None]
-    screens = [v["table_screens"] for v in out.values() if v["table_screens"] is not None]
+    labels = [out[p]["label_pt_min"] for p in PICTURES if out[p]["label_pt_min"] is not None]
+    screens = [out[p]["table_screens"] for p in PICTURES if out[p]["table_screens"] is not None]
     out["label_pt_min"] = min(labels) if labels else None
     out["table_screens"] = max(screens) if screens else None
     return out
@@ -160,18 +176,19 @@ def summary(shots: list[Shot]) -> dict[str, Any]:
 
 # --- the renderers' labels ----------------------------------------------------------------------
 
-def picture_labels(session: Any, place: str, lang: str, user_id: int) -> list[float]:
+def picture_labels(session: Any, place: str, lang: str, user_id: int,
+                   focus: list[str] | None = None) -> list[float]:
     """The heights (image pixels) of the labels a player names and of the numbers on pieces
-    (:data:`render.labels.NAMED`) on the picture ``place`` shows now: the public board, or
-    the screen or hand of ``user_id``'s seat, drawn again while :mod:`render.labels` reads
-    it."""
+    (:data:`render.labels.NAMED`) on the picture ``place`` shows now: the public board (or
+    its focus on ``focus``, a guided step's places), or the screen or hand of ``user_id``'s
+    seat, drawn again while :mod:`render.labels` reads it."""
     ui = game_ui(session.row.game)
     if place == "table":
         drawer = renderer(session.row.game)
         if drawer is None:
             return []
         view = session.view(None)
-        places = focus_now(session, ui, view, drawer.board)
+        places = focus or focus_now(session, ui, view, drawer.board)
         picture = (labels.read_focus(drawer, view, places, lang) if places
                    else labels.read_one(drawer.board, view, lang))
     else:
@@ -301,7 +318,7 @@ async def _play(env: Any, phone: Phone, game: str, out: Path, seed: int, stages:
         if live is not None and live.id not in seen:
             seen.add(live.id)
             shots += await _stage(env, phone, table, members[0], live, len(seen), out,
-                                  lang, session)
+                                  lang, session, by_id)
             if stages and len(seen) >= stages:
                 break
         if not await table.act(by_id[seat.user_id], session):
@@ -310,13 +327,30 @@ async def _play(env: Any, phone: Phone, game: str, out: Path, seed: int, stages:
 
 
 async def _stage(env: Any, phone: Phone, table: Any, member: Any, live: Any, number: int,
-                 out: Path, lang: str, session: Any) -> list[Shot]:
-    """The table and the first player's latest DM at this stage's first decision."""
+                 out: Path, lang: str, session: Any, by_id: dict[int, Any]) -> list[Shot]:
+    """The table and the first player's latest DM at this stage's first decision; and, when
+    the decision's places are spread over the board, the message of the first guided step
+    about some of them close together (:func:`step_way`), as the player sees it."""
     found = []
     name = f"{number:02d}-table.png"
     measured = await phone.capture(env, table.home(), member, live, out / name)
-    found.append(shot(number, "table", name, measured,
-                      picture_labels(session, "table", lang, member.id)))
+    seat, places = decision_places(session)
+    way = None
+    if places and not focus_now(session, game_ui(session.row.game), session.view(None),
+                                _board_of(session)):
+        way = step_way(session, seat, lang) if _has_first_step(live, session) else None
+    heights = (picture_labels(session, "table", lang, member.id) if places and way is None
+               else [])
+    found.append(shot(number, "table", name, measured, heights))
+    if way is not None:
+        taps, close = way
+        acting = by_id[seat.user_id]
+        step = await _tap_to(acting, live, session.id, session.seq, taps)
+        name = f"{number:02d}-step.png"
+        measured = await phone.capture(env, table.home(), acting,
+                                       getattr(step, "message", step), out / name)
+        found.append(shot(number, "step", name, measured,
+                          picture_labels(session, "table", lang, member.id, focus=close)))
     dms = table.dm_messages(member)
     dm = _latest(dms, PICTURES["dm"]) or (dms[-1] if dms else None)
     if dm is not None:
@@ -326,6 +360,92 @@ async def _stage(env: Any, phone: Phone, table: Any, member: Any, live: Any, num
         found.append(shot(number, "dm", name, measured,
                           picture_labels(session, "dm", lang, member.id)))
     return found
+
+
+# --- the decision's places ----------------------------------------------------------------
+
+def _board_of(session: Any) -> Any:
+    drawer = renderer(session.row.game)
+    return drawer.board if drawer is not None else None
+
+
+def decision_places(session: Any) -> tuple[Any, list[str]]:
+    """The first pending human's seat and the places on the board their public decision
+    names (none for a secret one, or with nobody to act)."""
+    if session.game is None or session.paused or secret_now(session):
+        return None, []
+    humans = pending_humans(session)
+    if not humans:
+        return None, []
+    ui = game_ui(session.row.game)
+    return humans[0], ui.focus_places(session.kind(), session.view(None),
+                                      session.legal_lines(humans[0].colour))
+
+
+def step_way(session: Any, seat: Any, lang: str) -> tuple[list[int], list[str]] | None:
+    """The taps that lead ``seat``'s player from the table's first step to the first guided
+    step shown with its places close up (:func:`bot.table.live.step_picture`), and those
+    places; each tap the first option that leads to a further step (none plays a move).
+    None when no step within :data:`MOST_STEPS` taps shows one."""
+    ui = game_ui(session.row.game)
+    legal, kind = session.legal_lines(seat.colour), session.kind()
+    taps: list[int] = []
+    for _ in range(MOST_STEPS):
+        found = replay(ui, kind, legal, taps, lang)
+        if not isinstance(found, Step):
+            return None
+        following = next((i for i in range(len(found.options)) if isinstance(
+            replay(ui, kind, legal, [*taps, i], lang), Step)), None)
+        if following is None:
+            return None
+        taps.append(following)
+        shown = chooser(ui, kind, legal, taps, lang)
+        if step_picture(session, _board_of(session), list(shown.moves), lang) is not None:
+            return taps, ui.focus_places(kind, session.view(None), list(shown.moves))
+    return None
+
+
+def _has_first_step(live: Any, session: Any) -> bool:
+    """Whether the live message offers the table's first step of a guided choice."""
+    return any((getattr(c, "custom_id", "") or "").startswith(f"ks:{session.id}:t:")
+               for row in live.components for c in getattr(row, "children", []))
+
+
+async def _tap_to(member: Any, live: Any, game_id: int, count: int, taps: list[int]) -> Any:
+    """Tap the options ``taps`` one after another, from the live table's first step on, as
+    the player would: the message only they see, after the last tap."""
+    message = live
+    for n, index in enumerate(taps):
+        message = await _tap(member, message, game_id, "t" if n == 0 else "e", count,
+                             taps[:n], index)
+    return message
+
+
+def _items(message: Any) -> list[dict[str, Any]]:
+    """A message's components as Discord sends them (a message, or an interaction's raw
+    response, whose rows are plain data)."""
+    out: list[dict[str, Any]] = []
+    for row in getattr(message, "message", message).components:
+        out += (row.get("components", []) if isinstance(row, dict)
+                else [item.to_dict() for item in row.children])
+    return out
+
+
+async def _tap(member: Any, message: Any, game_id: int, where: str, count: int,
+               before: list[int], index: int) -> Any:
+    select_id = f"ks:{game_id}:{where}:{count}:{encode(before)}"
+    message = getattr(message, "message", message)
+    for item in _items(message):
+        custom_id = item.get("custom_id") or ""
+        if custom_id == select_id and item.get("options"):
+            value = next(o["value"] for o in item["options"]
+                         if o["value"].partition(":")[0] == str(index))
+            return (await member.select(message, [value], custom_id=custom_id)).response
+        if custom_id.startswith(f"k:{game_id}:{where}:{count}:s:") and custom_id.split(
+                ":", 5)[5].partition(":")[0] == encode([*before, index]):
+            return (await member.click(message, custom_id=custom_id)).response
+    shown = [item.get("custom_id") for item in _items(message)]
+    raise RuntimeError(f"no option {index} after the taps {before} is shown: {shown}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -344,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(found))
     else:
-        for place in PICTURES:
+        for place in (*PICTURES, "step"):
             print(f"{place}: {found[place]}")
     return 0
 

@@ -65,26 +65,33 @@ async def test_a_worker_placed_by_taps_its_row_then_its_hex(simcord_env):
     first = _select_id(live, f"ks:{session.id}:t:{seq}:")
     assert live.components[-1].children[0].placeholder == "What do you place?"
     groups = [label for label, _ in _choices(live)]
-    assert groups[:2] == ["A worker: rows 1 and 2", "A worker: row 3, E3 to K3"]
-    assert "A worker: row 8, I8 to M8" in groups
-    opened = await alice.select(live, [_value(live, "A worker: row 8, I8 to M8")],
-                                custom_id=first)
+    assert groups[:2] == ["A worker: rows 1 and 2, G1 to I2", "A worker: rows 3 and 4, E3 to F4"]
+    band = "A worker: rows 7 and 8, I7 to K8"
+    assert band in groups
+    opened = await alice.select(live, [_value(live, band)], custom_id=first)
     hexes = opened.response
     assert hexes is not None and hexes.ephemeral and hexes.id != live.id
-    assert hexes.content == "A worker: row 8, I8 to M8\n**What do you place?**"
-    assert labels(hexes) == [f"place a worker on {h}8" for h in "IJKLM"] + ["Back"], \
-        "five hexes are buttons, each naming the whole move"
+    assert hexes.content == f"{band}\n**What do you place?**"
+    assert [a.filename for a in hexes.attachments] == ["places.png"], \
+        "the band's hexes close up, beside its options"
+    assert [label for label, _ in _choices(hexes)] == [
+        f"place a worker on {h}" for h in ("I7", "J7", "K7", "I8", "J8", "K8")], \
+        "six hexes come as one select, each naming the whole move"
+    assert labels(hexes) == ["Back"]
     assert session_in(env, channel).seq == seq, "a step plays nothing"
 
     back = (await alice.click(hexes, label="Back")).response
     assert back.id == hexes.id, "each tap updates the same message"
-    assert "A worker: row 8, I8 to M8" in [label for label, _ in _choices(back)]
-    hexes = (await alice.select(back, [_value(back, "A worker: row 8, I8 to M8")],
+    assert band in [label for label, _ in _choices(back)]
+    assert not back.attachments, "the list of bands is about the whole board: no close-up"
+    hexes = (await alice.select(back, [_value(back, band)],
                                 custom_id=_select_id(back, f"ks:{session.id}:e:{seq}:"))).response
     assert hexes.id == back.id
 
-    done = await alice.click(hexes, label="place a worker on K8")
+    done = await alice.select(hexes, [_value(hexes, "place a worker on K8")],
+                              custom_id=_select_id(hexes, f"ks:{session.id}:e:{seq}:"))
     assert done.response.id == hexes.id
     assert done.response.content == "Played: place a worker on K8"
+    assert not done.response.attachments
     assert session_in(env, channel).log[seq].line == "red place worker K8"
     assert not env.bot.unexpected_errors

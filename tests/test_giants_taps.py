@@ -17,7 +17,10 @@ import pytest
 from bot.constants import MAX_LABEL
 from bot.games import DONE, Chosen, Step, guide
 from bot.games.giants import UI, _taps
+from bot.games.giants._taps import BAND
+from render import giants as giants_art
 from render import i18n
+from render.focus import FOCUS_HEIGHT, FOCUS_WIDTH
 from render.i18n import LANGUAGES
 from rules.ai import choose
 from rules.core import CHANCE, forced
@@ -134,14 +137,15 @@ def test_a_worker_is_placed_in_two_taps_its_row_then_its_hex_with_logs() -> None
     assert isinstance(first, Step) and first.groups
     assert first.prompt == "What do you place?"
     groups = [o.label for o in first.options]
-    assert groups[:3] == ["A worker: rows 1 and 2", "A worker: row 3, E3 to K3",
-                          "A worker: row 4, D4 to I4"]
-    assert {"A worker: row 8, I8 to M8", "The sorcerer", "Pass"} <= set(groups)
-    row = guide(UI, kind, legal, (), "en", "A worker: row 8, I8 to M8")
+    assert groups[:3] == ["A worker: rows 1 and 2, G1 to I2",
+                          "A worker: rows 3 and 4, E3 to F4",
+                          "A worker: rows 3 and 4, G3 to J4"]
+    assert {"A worker: rows 7 and 8, I7 to K8", "The sorcerer", "Pass"} <= set(groups)
+    row = guide(UI, kind, legal, (), "en", "A worker: rows 7 and 8, I7 to K8")
     assert isinstance(row, Step)
     assert [o.label for o in row.options][:3] == [
-        "Place a worker on I8", "Place a worker on I8 with 1 log",
-        "Place a worker on I8 with 2 logs"]
+        "Place a worker on I7", "Place a worker on I7 with 1 log",
+        "Place a worker on I7 with 2 logs"]
     end = guide(UI, kind, legal, ("place worker K8 1logs",), "en")
     assert end == Chosen("place worker K8 1logs", "place a worker on K8 with 1 log")
     figure = guide(UI, kind, legal, (), "en", "The sorcerer")
@@ -152,7 +156,21 @@ def test_a_worker_is_placed_in_two_taps_its_row_then_its_hex_with_logs() -> None
     where = guide(UI, kind, legal, ("place sorcerer",), "en")
     assert isinstance(where, Step) and where.groups
     assert where.prompt == "Where does the sorcerer go, and with how many logs?"
-    assert "Row 8: I8 to M8" in [o.label for o in where.options]
+    assert "Rows 7 and 8: I7 to K8" in [o.label for o in where.options]
+
+
+def test_each_band_of_hexes_fits_one_focus_at_a_phone_s_reading_size() -> None:
+    """A band's step shows its hexes close up (bot.table.live.step_picture): the part of the
+    board around them is no larger than a focus picture, whose labels a phone shows 7 points
+    tall; and a band's hexes with their three log counts fit one step."""
+    bands: dict[tuple[int, int, str, str], list[str]] = {}
+    for label, band in BAND.items():
+        bands.setdefault(band, []).append(label)
+    assert 10 <= len(bands) <= 21, "a worker's bands and the four other choices fit one step"
+    for band, labels in bands.items():
+        box = giants_art.place_box({}, labels)
+        assert (box[2] - box[0], box[3] - box[1]) == (FOCUS_WIDTH, FOCUS_HEIGHT), band
+        assert len(labels) * 3 <= 25, band
 
 
 def test_every_label_comes_from_the_locale_s_own_catalogue(

@@ -176,7 +176,8 @@ def test_labels_read_only_the_notation_and_the_boards_fixed_data() -> None:
     assert _taps.label("build", (), "build H9", "en").startswith("Build a derrick on H9 ($")
     assert _taps.label("take", (), "take b24", "en") == "b24: 3 licences · 8 MP · price ±3"
     assert _taps.label("move", (), "drive G6 G5 F5", "en") == "Drive to F5"
-    assert _taps.group("move", (), "drive G6 G5 F5", "en") == "Drive to row F"
+    assert _taps.group("move", (), "drive G6 G5 F5", "en") == "Drive to D1–F5"
+    assert _taps.block("F5") == ("D1", "F5") and _taps.block("L20") == ("J16", "L20")
     assert _taps.label("move", (), "price jet -2", "en") == "Jet price down 2 steps"
     assert _taps.label("move", (), "loco 1", "en") == "Locomotive 1 space forward"
 
@@ -244,13 +245,13 @@ async def test_a_drive_by_taps_on_the_table(simcord_env, monkeypatch) -> None:
     first = next(cid for cid in custom_ids(live) if cid.startswith(f"ks:{session.id}:t:{seq}:"))
     groups = [(o.label, o.value) for row in live.components for c in row.children
               if getattr(c, "custom_id", "") == first for o in c.options]
-    assert (f"Drive to row {to[0]}", f"{[g for g, _ in groups].index(f'Drive to row {to[0]}')}:") \
-        in groups
+    block = "Drive to {}–{}".format(*_taps.block(to))
+    assert (block, f"{[g for g, _ in groups].index(block)}:") in groups
     assert ("End the turn", f"{len(groups) - 1}:") in groups
-    value = next(v for g, v in groups if g == f"Drive to row {to[0]}")
+    value = next(v for g, v in groups if g == block)
     step = (await alice.select(live, [value], custom_id=first)).response
     assert step is not None and step.ephemeral
-    assert step.content == f"Drive to row {to[0]}\n" \
+    assert step.content == f"{block}\n" \
         "**Drive, look at a tile, move the locomotive, or end the turn?**"
     assert session_in(env, channel).seq == seq, "a step plays nothing"
     shown = getattr(step, "message", step)  # an interaction's response, read as a message

@@ -61,3 +61,20 @@ def test_the_summary_is_the_worst_stage_of_each_place() -> None:
                               "shots": 2}
     assert found["dm"]["label_pt_min"] == 8.0
     assert found["label_pt_min"] == 6.0 and found["table_screens"] == table_screens(900)
+
+
+def test_a_guided_step_s_labels_count_for_the_table_and_its_height_does_not() -> None:
+    """Where a decision's places are spread over the board, the player names them on the
+    message of a guided step (its places close up): those labels are the table's, while the
+    table's height is the live message's alone."""
+    board = {"natural": [1383, 1530], "shown": [302, 334]}
+    close = {"natural": [504, 378], "shown": [302, 226]}
+    shots = [shot(1, "table", "a", {"height": 800, "images": [board]}, []),
+             shot(1, "step", "b", {"height": 1000, "images": [close]}, [12.0, 14.0]),
+             shot(2, "table", "c", {"height": 820, "images": [close]}, [13.0])]
+    found = summary(shots)
+    assert shots[0].label_pt_min is None, "a decision naming no place has no label to read"
+    assert found["table"]["label_pt_min"] == pytest.approx(12 * 302 / 504, abs=0.01)
+    assert found["table"]["table_screens"] == table_screens(820)
+    assert found["step"]["table_screens"] == table_screens(1000)
+    assert found["table_screens"] == table_screens(820)

@@ -18,6 +18,8 @@ The last tap names the whole move in words and plays it through the same path as
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 from typing import Any
 
@@ -30,10 +32,14 @@ from bot.adapter.component import Item, button, picked, select
 from bot.constants import MAX_CONTENT, MAX_CUSTOM_ID
 from bot.games import Button, Component, StaleChoice, game_ui
 from bot.host.sessions import Refusal, Seat, Session
+from bot.table.live import step_picture
+from bot.table.pool import BOARDS
 from bot.table.private import owes_secret, prompt
 from bot.table.steps import Chooser, chooser, claimed, tapped
 from bot.table.words import private_lines, refusal_text
 from render.i18n import t
+
+log = logging.getLogger(__name__)
 
 TABLE = "t"
 """The live table's first step."""
@@ -153,10 +159,13 @@ async def _public(interaction: discord.Interaction, session: Session, where: str
         return
     if not shown.notation:
         view = tap_view(session.id, EPHEMERAL, count, shown.components)
+        files = await _step_files(interaction, session, shown, lang)
         if where == TABLE:
-            await interaction.response.send_message(shown.message(), view=view, ephemeral=True)
+            await interaction.response.send_message(shown.message(), view=view, ephemeral=True,
+                                                    files=files)
         else:
-            await interaction.response.edit_message(content=shown.message(), view=view)
+            await interaction.response.edit_message(content=shown.message(), view=view,
+                                                    attachments=files)
         return
     if where == TABLE:  # the table's own buttons' path: the move, and any secret it deals
         await _act.table(interaction, session.id, count, "act", shown.notation, None)
@@ -166,7 +175,23 @@ async def _public(interaction: discord.Interaction, session: Session, where: str
     lines = [t("bot.taps.played", lang, move=shown.words),
              *private_lines(report.session, report.steps, report.steps[0].actor, lang)]
     await _act.best_effort("confirm a move by taps", interaction.edit_original_response(
-        content="\n".join(lines)[:MAX_CONTENT], view=None))
+        content="\n".join(lines)[:MAX_CONTENT], view=None, attachments=[]))
+
+
+async def _step_files(interaction: discord.Interaction, session: Session, shown: Chooser,
+                      lang: str) -> list[discord.File]:
+    """The step's focus on its places (:func:`bot.table.live.step_picture`), drawn in the
+    render pool; none when the step is about no close places, or the drawing failed (the
+    step is shown without: its options name the places in words)."""
+    picture = step_picture(session, BOARDS.get(session.row.game), list(shown.moves), lang)
+    if picture is None:
+        return []
+    try:
+        png = await _act.bot_of(interaction).renders.picture(picture)
+    except Exception:
+        log.exception("drawing a step's places failed (game %s)", session.id)
+        return []
+    return [discord.File(io.BytesIO(png), filename=picture.filename)] if png else []
 
 
 def _acting(session: Session, user_id: int) -> Seat:

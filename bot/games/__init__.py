@@ -8,6 +8,7 @@ import importlib
 from bot.games._guide import (
     back,
     guide,
+    within,
 )
 from bot.games._ui import (
     DONE,
@@ -68,4 +69,5 @@ def game_ui(game: str) -> GameUI:
 
 __all__ = ["DONE", "MAX_CHOICE_NAME", "PLAYABLE", "Button", "Choice", "Chosen", "Component",
            "Field", "Form", "GameUI", "Select", "StaleChoice", "Step", "StepOption", "back",
-           "choice_name", "colour_name", "component_key", "game_ui", "guide", "playable"]
+           "choice_name", "colour_name", "component_key", "game_ui", "guide", "playable",
+           "within"]

@@ -43,7 +43,7 @@ def guide(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], la
         return Chosen(done, fit(ui.move_words(done, lang), MAX_LABEL))
     options = _options(ui, kind, chosen, parts + ((DONE,) if done else ()), lang)
     prompt = ui.part_prompt(kind, chosen, lang)
-    if len(options) <= MAX_OPTIONS:
+    if not _grouped_step(ui, kind, chosen, options):
         if group:
             raise StaleChoice(group)
         return Step(prompt, options, chosen)
@@ -71,12 +71,23 @@ def back(ui: GameUI, kind: str, legal: Sequence[str], chosen: Sequence[str], lan
         done, parts = _after(moves, chosen[:cut])
         if len(parts) > 1 or done:
             options = _options(ui, kind, chosen[:cut], parts + ((DONE,) if done else ()), lang)
-            if len(options) <= MAX_OPTIONS:
+            if not _grouped_step(ui, kind, chosen[:cut], options):
                 return chosen[:cut], ""
             group = next((o.group for o in options if o.part == chosen[cut]), "")
             alone = sum(option.group == group for option in options) == 1
             return chosen[:cut], "" if alone else group  # a group of one was no step
     return None
+
+
+def within(ui: GameUI, kind: str, legal: Sequence[str], step: Step) -> tuple[str, ...]:
+    """The legal moves a ``step``'s options lead to: those of its chosen parts, and of its
+    group when it shows one group's options (all of them when it lists the groups). What the
+    step is about, on the board: its places are these moves' places."""
+    moves = _split(ui, kind, tuple(legal))
+    size = len(step.chosen)
+    parts = None if step.groups else {option.part for option in step.options}
+    return tuple(move for move, split in moves if split[:size] == step.chosen and (
+        parts is None or (split[size] if len(split) > size else DONE) in parts))
 
 
 @functools.lru_cache(maxsize=16)
@@ -103,11 +114,19 @@ def _after(moves: Sequence[tuple[str, tuple[str, ...]]],
     return done, tuple(parts)
 
 
+def _grouped_step(ui: GameUI, kind: str, chosen: tuple[str, ...],
+                  options: tuple[StepOption, ...]) -> bool:
+    """Whether a step shows its options' groups first: more than 25 options, or places
+    spread wider than one close-up (:meth:`GameUI.spread`) in more than one group."""
+    return len(options) > MAX_OPTIONS or len({option.group for option in options}) > 1
+
+
 def _options(ui: GameUI, kind: str, chosen: tuple[str, ...], parts: tuple[str, ...],
              lang: str) -> tuple[StepOption, ...]:
-    """The options for ``parts`` in words; with more than 25, each carries its group."""
+    """The options for ``parts`` in words; with more than 25, or spread places, each carries
+    its group."""
     labels = [fit(ui.part_label(kind, chosen, part, lang), MAX_LABEL) for part in parts]
-    if len(parts) <= MAX_OPTIONS:
+    if len(parts) <= MAX_OPTIONS and not ui.spread(kind, chosen, parts):
         return tuple(StepOption(part, label) for part, label in zip(parts, labels, strict=True))
     named = [ui.part_group(kind, chosen, part, lang) for part in parts]
     groups = _grouped(named, labels, lang)

@@ -278,6 +278,13 @@ class GameUI:
         grouping to :func:`guide` (ranges of the options in their order)."""
         return ""
 
+    def spread(self, kind: str, chosen: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+        """Whether a step's options (``parts``, after ``chosen``) are places spread over more
+        of the board than one close-up shows: then they come in the game's groups even when
+        they are 25 or fewer, so that each group's places are shown large enough to read on
+        a phone (a drive's destinations over half the map). No by default."""
+        return False
+
     def focus_places(self, kind: str, view: dict[str, Any], legal: list[str]) -> list[str]:
         """The board's places (hexes, ahus, spaces) the decision ``kind`` is about: where its
         legal moves go. The live table shows them close up, large enough to read on a phone;

@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from bot.constants import BOARD_FILE, LOG_LINES, MAX_EMBED_FIELD
+from bot.constants import BOARD_FILE, LOG_LINES, MAX_EMBED_FIELD, STEP_FILE
 from bot.games import Button, Component, GameUI, Select, game_ui
 from bot.host.sessions import Session, Step
 from bot.table.pace import away_text, paused_text, takeback_notes
@@ -287,10 +287,37 @@ def focus_now(session: Session, ui: GameUI, view: dict[str, Any],
     if not humans or art is None or not hasattr(art, "focus") or not hasattr(art, "place_box"):
         return []
     places = ui.focus_places(session.kind(), view, session.legal_lines(humans[0].colour))
+    return places if _close(art, view, places) else []
+
+
+def _close(art: Any, view: dict[str, Any], places: list[str]) -> bool:
+    """Whether ``places`` are close enough together for a focus (:data:`FOCUS_GAIN`)."""
     if not places:
-        return []
+        return False
     box, whole = art.place_box(view, places), art.place_box(view, [])
-    return [] if (box[2] - box[0]) * FOCUS_GAIN > whole[2] - whole[0] else places
+    return (box[2] - box[0]) * FOCUS_GAIN <= whole[2] - whole[0]
+
+
+def step_picture(session: Session, renderer: Renderer | None, moves: list[str],
+                 lang: str) -> Picture | None:
+    """The focus on the places a guided step's options lead to (``moves``: :attr:`Chooser.moves
+    <bot.table.steps.Chooser.moves>`), shown with the step to the player tapping through it:
+    a decision about the whole board comes in groups (a band of hexes, a row), and the
+    group's places, close together, read at a phone's size there. None: the step is about
+    no places, or about places too far apart (then the table's picture serves)."""
+    art = inspect.getmodule(renderer) if renderer is not None else None
+    if (art is None or session.game is None or not hasattr(art, "focus")
+            or not hasattr(art, "place_box")):
+        return None
+    ui = game_ui(session.row.game)
+    view = session.view(None)
+    places = ui.focus_places(session.kind(), view, moves)
+    if not _close(art, view, places):
+        return None
+    names = colour_names(session, lang)
+    key = digest_of("step", view, lang, names, sorted(places))
+    return Picture(STEP_FILE, key, art.focus, (view, places, lang, names), {},
+                   stream=(session.id, "step"))
 
 
 def _focus(session: Session, ui: GameUI, view: dict[str, Any], names: dict[str, str],
@@ -344,4 +371,4 @@ def _components(session: Session, ui: GameUI, colour: str, lang: str) -> list[Co
 
 
 __all__ = ["closing", "cut", "focus_now", "live_post", "now_text", "parse_stage", "stage_key",
-           "stage_start", "table_components"]
+           "stage_start", "step_picture", "table_components"]

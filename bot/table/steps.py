@@ -18,7 +18,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games import Button, Choice, Chosen, Component, GameUI, Select, StaleChoice, Step, guide
+from bot.games import (
+    Button,
+    Choice,
+    Chosen,
+    Component,
+    GameUI,
+    Select,
+    StaleChoice,
+    Step,
+    guide,
+    within,
+)
 from bot.host.sessions import Session
 from render.i18n import t
 
@@ -43,6 +54,9 @@ class Chooser:
     words: str = ""
     path: tuple[str, ...] = ()
     """The options tapped so far, in words (Back undoes the last)."""
+    moves: tuple[str, ...] = ()
+    """The legal moves this step's options lead to (their places are what the step is about
+    on the board: :func:`bot.table.live.step_picture`)."""
 
     def message(self) -> str:
         """The question under the way to it: ``Row B › Place on B2`` then the question."""
@@ -120,7 +134,7 @@ def chooser(ui: GameUI, kind: str, legal: Sequence[str], taps: Sequence[int], la
             encode(taps)))
     if taps and not first:
         items.append(Button("back", t("bot.taps.back", lang), encode(taps[:-1]), "secondary"))
-    return Chooser(found.prompt, tuple(items), path=path)
+    return Chooser(found.prompt, tuple(items), path=path, moves=within(ui, kind, legal, found))
 
 
 def first_step(session: Session, ui: GameUI, colour: str, lang: str,

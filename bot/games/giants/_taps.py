@@ -12,10 +12,11 @@ path per end hex, so the path is no choice. A bid, a statue and an end-of-round 
 decision each, grouped by markers (and the chief) or by the items marked when there are many.
 
 No move's parts are the first parts of another move, so a guided choice never has to ask
-"anything more?". Where a step has more than 25 options, its group step offers bands of at
-most eight hexes of one row (two short rows together): 24 options at most for a hex with its
-three log counts, 16 for an end hex with and without a marker (deliveries have groups of their
-own).
+"anything more?". Where a step has more than 25 options, its group step offers bands: two
+neighbouring rows, at most four columns across (eight hexes): 24 options at most for a hex
+with its three log counts, 16 for an end hex with and without a marker (deliveries have groups
+of their own). A band's hexes are neighbours, so the step that offers them shows them close
+up, large enough to read on a phone.
 """
 
 from __future__ import annotations
@@ -39,36 +40,41 @@ from rules.giants.actions import (
 from rules.giants.board import AHU_NAMES, AHUS, COORDS, FOREST_LOGS, HEXES, KIND
 from rules.giants.placement import ACTION_HEX
 
-BAND_MOST = 8
-"""Hexes in a band at most: three log counts each stay within a step's 25 options."""
-
 KEY = "bot.giants.taps"
 SPECIAL_KINDS = {"moai-quarry": "moai_quarry", "headdress-quarry": "headdress_quarry",
                  "village": "village", "hut": "hut", "forest": "forest"}
 """Hex kinds named beside a hex's label (keys of ``render.giants.key``)."""
+BAND_ROWS = 2
+"""Rows of the island in one band: two neighbouring rows."""
+BAND_COLUMNS = 4
+"""Columns of a band at most: two rows of four neighbouring hexes fit one focus picture at the
+size a phone reads (:data:`render.focus.FOCUS_WIDTH`: the band's step shows its hexes'
+labels 7 points tall), and eight hexes with three log counts each stay within a step's 25
+options."""
 
 
 def _bands() -> dict[str, tuple[int, int, str, str]]:
-    """Each hex's band: (first row, last row, first hex, last hex), rows 1-based. A long row
-    is cut in even parts of at most ``BAND_MOST`` hexes; short rows next to each other share a
-    band while they fit."""
+    """Each hex's band: (first row, last row, first hex, last hex), rows 1-based. The island's
+    rows go in pairs (the last alone when their number is odd), each pair cut across its
+    columns in even blocks of at most :data:`BAND_COLUMNS`: 18 bands, a worker's placement
+    a band and a hex."""
     rows: dict[int, list[str]] = {}
     for label in HEXES:
         rows.setdefault(COORDS[label][1] + 1, []).append(label)
-    bands: list[tuple[int, int, list[str]]] = []
-    whole = False
-    """Whether the last band holds whole rows (so that the next short row may join it)."""
-    for row, labels in sorted(rows.items()):
-        if len(labels) <= BAND_MOST and whole and len(bands[-1][2]) + len(labels) <= BAND_MOST:
-            first, _, held = bands.pop()
-            bands.append((first, row, held + labels))
-            continue
-        parts = -(-len(labels) // BAND_MOST)
-        size = -(-len(labels) // parts)
-        bands += [(row, row, labels[i:i + size]) for i in range(0, len(labels), size)]
-        whole = parts == 1
-    return {label: (first, last, held[0], held[-1])
-            for first, last, held in bands for label in held}
+    numbers = sorted(rows)
+    out: dict[str, tuple[int, int, str, str]] = {}
+    for at in range(0, len(numbers), BAND_ROWS):
+        pair = numbers[at:at + BAND_ROWS]
+        labels = [label for row in pair for label in rows[row]]
+        columns = sorted({COORDS[label][0] for label in labels})
+        count = -(-len(columns) // BAND_COLUMNS)
+        for block in range(count):
+            held = set(columns[block * len(columns) // count:(block + 1) * len(columns) // count])
+            band = [label for label in labels if COORDS[label][0] in held]
+            first = min(COORDS[label][1] for label in band) + 1
+            last = max(COORDS[label][1] for label in band) + 1
+            out.update({label: (first, last, band[0], band[-1]) for label in band})
+    return out
 
 
 BAND = _bands()
@@ -249,7 +255,7 @@ def band_name(hexlabel: str, lang: str, what: str = "") -> str:
     first, last, west, east = BAND[hexlabel]
     key = f"{KEY}.group.{what}." if what else f"{KEY}.group."
     if first != last:
-        return t(f"{key}rows", lang, first=first, last=last)
+        return t(f"{key}rows", lang, first=first, last=last, west=west, east=east)
     return t(f"{key}row", lang, row=first, first=west, last=east)
 
 

@@ -208,6 +208,16 @@ class GigantenUI(GameUI):
     def part_group(self, kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
         return _taps.group(kind, chosen, part, lang)
 
+    def spread(self, kind: str, chosen: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+        """A step's drives end wider apart than one close-up shows at a phone's reading size:
+        then they come by blocks of the map (:func:`_taps.block`)."""
+        ends = _taps.drive_ends(parts)
+        if not ends:
+            return False
+        box = art.place_box({}, ends)
+        return (box[2] - box[0], box[3] - box[1]) != (art.FOCUS_WIDTH - art.ROW_BAND,
+                                                      art.FOCUS_HEIGHT - art.COLUMN_BAND)
+
     def stage(self, view: dict[str, Any]) -> str:
         """Card choice, movement and building, production, the auctions (each round)."""
         return f"{view.get('round')}:{STAGES.get(str(view.get('phase')), view.get('phase'))}"

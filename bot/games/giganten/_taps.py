@@ -12,7 +12,7 @@ tile's building cost), never from a secret.
 from __future__ import annotations
 
 from bot.games._ui import colour_name
-from render.giganten import money
+from render.giganten import COLUMNS, ROWS, money
 from render.i18n import t
 from rules.core import IllegalAction
 from rules.giganten.actions import (
@@ -86,9 +86,40 @@ def label(kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
     return action_label(action, lang) or part
 
 
+BLOCK_ROWS = 3
+"""Rows of the map in one block of drive destinations."""
+BLOCK_COLUMNS = 5
+"""Columns of the map in one block: three rows of five spaces fit one close-up at the size a
+phone reads (:data:`render.focus.FOCUS_WIDTH`), and its spaces' drives one step."""
+
+
+def block(space: str) -> tuple[str, str]:
+    """The block of the map a drive's destination lies in: its first and last space
+    (``A1``, ``C5``)."""
+    row = ROWS.index(space[0]) // BLOCK_ROWS * BLOCK_ROWS
+    column = (int(space[1:]) - 1) // BLOCK_COLUMNS * BLOCK_COLUMNS + 1
+    last_row = ROWS[min(len(ROWS), row + BLOCK_ROWS) - 1]
+    last_column = min(COLUMNS, column + BLOCK_COLUMNS - 1)
+    return f"{ROWS[row]}{column}", f"{last_row}{last_column}"
+
+
+def drive_ends(parts: tuple[str, ...]) -> list[str]:
+    """Where the drives among a step's options end."""
+    ends: dict[str, None] = {}
+    for part in parts:
+        try:
+            action = parse(part)
+        except IllegalAction:
+            continue
+        if isinstance(action, Drive) and action.path:
+            ends[action.path[-1]] = None
+    return list(ends)
+
+
 def group(kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
-    """The group of an option when its step holds more than 25: a drive's destination row,
-    every other kind of action in a group of its own, bids by tens."""
+    """The group of an option when its step holds more than 25, or its drives end spread
+    over the map: a drive's block of the map (:func:`block`), every other kind of action in
+    a group of its own, bids by tens."""
     if chosen == (MORE,) and part.isdecimal():
         part = f"{MORE} {part}"
     try:
@@ -96,7 +127,8 @@ def group(kind: str, chosen: tuple[str, ...], part: str, lang: str) -> str:
     except IllegalAction:
         return ""
     if isinstance(action, Drive):
-        return t(f"{KEY}.group.row", lang, row=action.path[-1][0])
+        first, last = block(action.path[-1])
+        return t(f"{KEY}.group.block", lang, first=first, last=last)
     if isinstance(action, Bid):
         low = (action.amount - 1) // BID_RANGE * BID_RANGE + 1
         return t(f"{KEY}.group.bids", lang, low=low, high=min(low + BID_RANGE - 1, MAX_BID))
