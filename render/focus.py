@@ -87,3 +87,57 @@ def framed(part: Image.Image, columns: list[tuple[float, str]],
     for y, name in rows:
         draw.text((ROW_BAND / 2, COLUMN_BAND + y), name, font=face, fill=INK, anchor="mm")
     return out
+
+
+# --- places spread over the board: one tile each ------------------------------------------------
+
+Part = tuple[Box, tuple[int, int]]
+"""A part of the board (its box) and where the focus picture shows it (the top left)."""
+
+MOST_TILES = 4
+"""At most this many places spread over the board are shown each on a tile of their own."""
+TILE_GAP = 6
+"""Paper between two tiles."""
+
+
+def tile_size(count: int) -> tuple[int, int]:
+    """A tile's size when ``count`` tiles share a focus picture: two side by side, three or
+    four two by two."""
+    across = (FOCUS_WIDTH - TILE_GAP) // 2
+    return (across, FOCUS_HEIGHT) if count <= 2 else (across, (FOCUS_HEIGHT - TILE_GAP) // 2)
+
+
+def fits(points: list[tuple[float, float]], size: tuple[int, int]) -> bool:
+    """Whether ``points`` with their margins fit one focus picture at the board's own scale."""
+    box = focus_box(points, size)
+    return (box[2] - box[0], box[3] - box[1]) == (min(size[0], FOCUS_WIDTH),
+                                                  min(size[1], FOCUS_HEIGHT))
+
+
+def tiles(points: list[tuple[float, float]], size: tuple[int, int],
+          band: tuple[int, int] = (0, 0)) -> list[Part] | None:
+    """The parts of a board of ``size`` a focus shows for places at ``points`` (one point a
+    place) spread wider than one focus: one tile each, centred on it, at the board's own
+    scale, so that its labels read as on a focus (``band``: room a tile keeps at its left and
+    top for the names of its rows and columns). None: the points fit one focus, or are more
+    than :data:`MOST_TILES`, or fewer than two."""
+    if not 2 <= len(points) <= MOST_TILES or fits(points, size):
+        return None
+    width, height = tile_size(len(points))
+    inner = (width - band[0], height - band[1])
+    out: list[Part] = []
+    for number, (x, y) in enumerate(points):
+        x0 = max(0, min(size[0] - inner[0], round(x - inner[0] / 2)))
+        y0 = max(0, min(size[1] - inner[1], round(y - inner[1] / 2)))
+        at = ((number % 2) * (width + TILE_GAP) + band[0],
+              (number // 2) * (height + TILE_GAP) + band[1])
+        out.append(((x0, y0, x0 + inner[0], y0 + inner[1]), at))
+    return out
+
+
+def tiled(image: Image.Image, parts: list[Part]) -> Image.Image:
+    """The focus picture of ``parts`` of ``image``: each pasted where it goes, on paper."""
+    out = Image.new("RGB", (FOCUS_WIDTH, FOCUS_HEIGHT), PAPER)
+    for box, at in parts:
+        out.paste(image.crop(box), at)
+    return out

@@ -49,7 +49,7 @@ from render.common import (
     text_length,
     traced,
 )
-from render.focus import focus_box, top_of
+from render.focus import Part, focus_box, tiled, tiles, top_of
 from render.frames import draw_on
 from render.i18n import t
 from render.palette import Design, Palette, build, encode
@@ -486,23 +486,40 @@ def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
           names: dict[str, str] | None = None, *,
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the part of the board around ``places`` (labels of its hexes and ahus: what a
-    decision is about), large enough to read on a phone (see :mod:`render.focus`)."""
-    box = place_box(view, places)
-    return encode(palette(), canvas(view, lang, names, highlight=highlight).crop(box))
+    decision is about), large enough to read on a phone; a few places far apart each on a
+    tile of their own (see :mod:`render.focus`)."""
+    image = canvas(view, lang, names, highlight=highlight)
+    parts = focus_parts(view, places)
+    if len(parts) == 1:
+        return encode(palette(), image.crop(parts[0][0]))
+    return encode(palette(), tiled(image, parts))
+
+
+def focus_parts(view: dict[str, Any], places: Iterable[str]) -> list[Part]:
+    """The parts of the board :func:`focus` shows for ``places`` and where: one part
+    (:func:`place_box`), or a tile a place when they are a few spread far apart."""
+    chosen = [p for p in places if p in HEX_CR or p in ahu_spots()]
+    spread = tiles([_place_points(p)[0] for p in chosen], (WIDTH, BOARD_HEIGHT))
+    if spread is not None:
+        return spread
+    left, top, right, bottom = place_box(view, chosen)
+    return [((round(left), round(top), round(right), round(bottom)), (0, 0))]
+
+
+def _place_points(place: str) -> list[tuple[float, float]]:
+    """Where a hex or an ahu is on the board (an ahu: its slot, then its block)."""
+    if place in HEX_CR:
+        return [hex_centre(place)]
+    spot = ahu_spots()[place]
+    return [spot.slot, spot.block]
 
 
 def place_box(view: dict[str, Any], places: Iterable[str]) -> Box:
-    """The part of the board :func:`focus` shows for ``places`` (hexes and ahus; others are
-    ignored), whatever the view."""
-    spots = ahu_spots()
-    points: list[tuple[float, float]] = []
-    for place in places:
-        if place in HEX_CR:
-            points.append(hex_centre(place))
-        elif place in spots:
-            points += [spots[place].slot, spots[place].block]
-    box = focus_box(points, (WIDTH, BOARD_HEIGHT))
-    return box
+    """The part of the board :func:`focus` shows for ``places`` close together (hexes and
+    ahus; others are ignored), whatever the view."""
+    points = [point for place in places if place in HEX_CR or place in ahu_spots()
+              for point in _place_points(place)]
+    return focus_box(points, (WIDTH, BOARD_HEIGHT))
 
 
 def item_number(item_id: str) -> int:

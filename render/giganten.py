@@ -46,8 +46,10 @@ from render.focus import (
     FOCUS_HEIGHT,
     FOCUS_WIDTH,
     ROW_BAND,
+    Part,
     focus_box,
     framed,
+    tiles,
     top_of,
 )
 from render.frames import draw_on
@@ -437,32 +439,55 @@ def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
           names: dict[str, str] | None = None, *,
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the part of the board around ``places`` (labels of its spaces: what a
-    decision is about), large enough to read on a phone (see :mod:`render.focus`)."""
-    box = place_box(view, places)
-    part = canvas(view, lang, names, highlight=highlight).crop(box)
-    return encode(palette(), framed(part, *_names_in(box)))
+    decision is about), large enough to read on a phone, its rows and columns named beside
+    it; a few spaces far apart each on a tile of their own, named the same way (see
+    :mod:`render.focus`)."""
+    image = canvas(view, lang, names, highlight=highlight)
+    parts = focus_parts(view, places)
+    if len(parts) == 1:
+        box = parts[0][0]
+        return encode(palette(), framed(image.crop(box), *_names_in(box)))
+    out = Image.new("RGB", (FOCUS_WIDTH, FOCUS_HEIGHT), PAPER)
+    for box, (x, y) in parts:
+        out.paste(framed(image.crop(box), *_names_in(box)), (x - ROW_BAND, y - COLUMN_BAND))
+    return encode(palette(), out)
+
+
+def focus_parts(view: dict[str, Any], places: Iterable[str]) -> list[Part]:
+    """The parts of the board :func:`focus` shows for ``places`` and where, right of and
+    below the bands that name their rows and columns: one part (:func:`place_box`), or a
+    tile a space when they are a few spread far apart."""
+    chosen = [p for p in places if p in GRID]
+    spread = tiles([cell_centre(p) for p in chosen], (WIDTH, GRID_Y + GRID_H + 8),
+                   (ROW_BAND, COLUMN_BAND))
+    return spread if spread is not None else [(place_box(view, chosen),
+                                               (ROW_BAND, COLUMN_BAND))]
 
 
 def place_box(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int, int, int]:
-    """The part of the board :func:`focus` shows for ``places`` (spaces; others are
-    ignored): within the landscape, leaving room for the bands that name its rows and
-    columns (:func:`render.focus.framed`)."""
+    """The part of the board :func:`focus` shows for ``places`` close together (spaces;
+    others are ignored): within the landscape, leaving room for the bands that name its rows
+    and columns (:func:`render.focus.framed`)."""
     points = [cell_centre(p) for p in places if p in GRID]
     return focus_box(points, (WIDTH, GRID_Y + GRID_H + 8), FOCUS_WIDTH - ROW_BAND,
                      FOCUS_HEIGHT - COLUMN_BAND)
 
 
-def focus_frame(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int]:
-    """Where :func:`focus` puts the part :func:`place_box` names: right of and below the
-    bands that name its rows and columns."""
-    return ROW_BAND, COLUMN_BAND
-
-
 def focus_bands(view: dict[str, Any], places: Iterable[str]) -> Image.Image:
-    """The bands :func:`focus` draws around its part, on bare paper (their labels noted)."""
-    box = place_box(view, places)
-    return framed(Image.new("RGB", (box[2] - box[0], box[3] - box[1]), PAPER),
-                  *_names_in(box))
+    """The bands :func:`focus` draws around its parts, on bare paper the focus picture's
+    size (their labels noted)."""
+    parts = focus_parts(view, places)
+    if len(parts) == 1:
+        box = parts[0][0]
+        return framed(Image.new("RGB", (box[2] - box[0], box[3] - box[1]), PAPER),
+                      *_names_in(box))
+    out = Image.new("RGB", (FOCUS_WIDTH, FOCUS_HEIGHT), PAPER)
+    for box, (x, y) in parts:
+        bands = framed(Image.new("RGB", (box[2] - box[0], box[3] - box[1]), PAPER),
+                       *_names_in(box))
+        out.paste(bands, (x - ROW_BAND, y - COLUMN_BAND))
+        carry_labels(out, bands, (x - ROW_BAND, y - COLUMN_BAND))
+    return out
 
 
 def _names_in(box: tuple[int, int, int, int]) -> tuple[list[tuple[float, str]],

@@ -154,21 +154,27 @@ def read_focus(renderer: ModuleType, view: dict[str, Any], places: Iterable[str]
                lang: str = "en", names: dict[str, str] | None = None, *,
                highlight: frozenset[str] = frozenset()) -> Picture:
     """The labels of the focus picture ``renderer.focus(view, places, ...)`` draws: the
-    board's, in the part of it the focus shows (``renderer.place_box``), and, where the
-    renderer frames that part (``focus_frame``, ``focus_bands``: Giganten names its rows
-    and columns beside it), the frame's."""
+    board's, in the parts of it the focus shows (``renderer.focus_parts``: one part, or a
+    tile a place far from the others), where it shows them; and, where the renderer frames
+    its parts (``focus_bands``: Giganten names their rows and columns beside them), the
+    frames'."""
     chosen = list(places)
-    box = renderer.place_box(view, chosen)
-    part = read_one(renderer.board, view, lang, names, highlight=highlight).cropped(box)
+    parts = (renderer.focus_parts(view, chosen) if hasattr(renderer, "focus_parts")
+             else [(renderer.place_box(view, chosen), (0, 0))])
+    board = read_one(renderer.board, view, lang, names, highlight=highlight)
+    shown: list[Label] = []
+    right, bottom = 0, 0
+    for box, (dx, dy) in parts:
+        part = board.cropped(box)
+        shown += [Label(label.text, label.kind, (label.box[0] + dx, label.box[1] + dy,
+                                                 label.box[2] + dx, label.box[3] + dy),
+                        label.covered_by, label.index) for label in part.labels]
+        right, bottom = max(right, dx + part.size[0]), max(bottom, dy + part.size[1])
     if not hasattr(renderer, "focus_bands"):
-        return part
-    dx, dy = renderer.focus_frame(view, chosen)
+        return Picture((right, bottom), tuple(shown))
     bands = renderer.focus_bands(view, chosen)
     return Picture(bands.size, tuple(
-        [Label(d.text, d.kind, _whole(d.box)) for d in drawn_labels(bands)]
-        + [Label(label.text, label.kind, (label.box[0] + dx, label.box[1] + dy,
-                                          label.box[2] + dx, label.box[3] + dy),
-                 label.covered_by, label.index) for label in part.labels]))
+        [Label(d.text, d.kind, _whole(d.box)) for d in drawn_labels(bands)] + shown))
 
 
 def of_picture(base: Image.Image, ops: list[frames.Op]) -> Picture:

@@ -54,7 +54,7 @@ from render.common import (
     text_length,
     traced,
 )
-from render.focus import focus_box, top_of
+from render.focus import Part, focus_box, tiled, tiles, top_of
 from render.frames import draw_on
 from render.i18n import t
 from render.palette import Design, Palette, blend, build, encode
@@ -426,18 +426,32 @@ def focus(view: dict[str, Any], places: Iterable[str], lang: str = "en",
           names: dict[str, str] | None = None, *,
           highlight: frozenset[str] = frozenset()) -> bytes:
     """PNG bytes of the part of the board around ``places`` (labels of its territories and
-    sites: what a decision is about), large enough to read on a phone (see
-    :mod:`render.focus`)."""
-    return encode(palette(), canvas(view, lang, names, highlight=highlight).crop(
-        place_box(view, places)))
+    sites: what a decision is about), large enough to read on a phone; a few places far
+    apart each on a tile of their own (see :mod:`render.focus`)."""
+    image = canvas(view, lang, names, highlight=highlight)
+    parts = focus_parts(view, places)
+    if len(parts) == 1:
+        return encode(palette(), image.crop(parts[0][0]))
+    return encode(palette(), tiled(image, parts))
+
+
+def _place_point(place: str) -> tuple[float, float]:
+    return point(HEX_XY[place]) if place in HEX_XY else point(SITE_XY[place])
+
+
+def focus_parts(view: dict[str, Any], places: Iterable[str]) -> list[Part]:
+    """The parts of the board :func:`focus` shows for ``places`` and where: one part
+    (:func:`place_box`), or a tile a place when they are a few spread far apart."""
+    chosen = [p for p in places if p in HEX_XY or p in SITE_XY]
+    spread = tiles([_place_point(p) for p in chosen], (WIDTH, BOARD_HEIGHT))
+    return spread if spread is not None else [(place_box(view, chosen), (0, 0))]
 
 
 def place_box(view: dict[str, Any], places: Iterable[str]) -> tuple[int, int, int, int]:
-    """The part of the board :func:`focus` shows for ``places`` (territories and sites;
-    others are ignored), whatever the view."""
-    points = [point(HEX_XY[p]) if p in HEX_XY else point(SITE_XY[p]) for p in places
-              if p in HEX_XY or p in SITE_XY]
-    return focus_box(points, (WIDTH, BOARD_HEIGHT))
+    """The part of the board :func:`focus` shows for ``places`` close together (territories
+    and sites; others are ignored), whatever the view."""
+    return focus_box([_place_point(p) for p in places if p in HEX_XY or p in SITE_XY],
+                     (WIDTH, BOARD_HEIGHT))
 
 
 def _cells(view: dict[str, Any]) -> Iterator[tuple[tuple[float, float], dict[str, Any]]]:

@@ -125,7 +125,9 @@ def test_a_decision_takes_few_taps() -> None:
     assert every[len(every) // 2] <= 2
     assert every[len(every) * 95 // 100] <= 4
     most = {kind: max(n for k, _, n in made if k == kind) for kind in KINDS}
-    assert most == {"bid": 2, "choose": 1, "place": 4, "transport": 3, "endround": 1}
+    # a transport whose ends are spread over the island takes a band first, so that its ends
+    # are shown close up (bot.table.live.step_picture): one tap more, read on a phone
+    assert most == {"bid": 2, "choose": 1, "place": 4, "transport": 4, "endround": 1}
     workers = [n for _, move, n in made if move.startswith("place worker ")]
     assert workers and set(workers) == {2}, "a worker: its row, then its hex with the logs"
 

@@ -3,6 +3,7 @@ focus on the places of a decision that a phone shows large enough to read."""
 
 from __future__ import annotations
 
+import importlib
 import io
 from typing import Any
 
@@ -10,7 +11,9 @@ import pytest
 from PIL import Image
 
 from render import focus, frames, giants, giganten, labels, makemake
+from render.focus import FOCUS_HEIGHT, FOCUS_WIDTH
 from render.palette import encode
+from rules.registry import game_module
 from tests.helpers import canvas_cases
 
 PLAYS = [("giants", 4, 11, "greedy"), ("giganten", 4, 3, "greedy"), ("makemake", 4, 5, "greedy")]
@@ -74,3 +77,35 @@ def test_a_focus_shows_its_places_labels_large_enough_and_uncovered(
                     assert place in named or place in ahus, place
             assert not shown.unreadable(), shown.unreadable()[:3]
             assert not shown.covered()
+
+
+FAR = {"giants": ["G1", "A13", "P5"], "giganten": ["A6", "H7"],
+       "makemake": ["A1", "E5", "C3"]}
+"""Places of each board far apart: more than one focus at the board's own scale holds."""
+
+
+@pytest.mark.parametrize("game", sorted(FAR))
+def test_a_few_places_far_apart_each_get_a_tile_at_the_board_s_own_scale(game: str) -> None:
+    """A decision about two to four places far apart (two derricks to ship from) shows each
+    on a tile of its own: one focus picture, its labels as tall as on the board, the places'
+    names among them, nothing covering them."""
+    renderer = importlib.import_module(f"render.{game}")
+    module = game_module(game)
+    seats = ["red", "grey", "blue", "green"] if game == "giganten" else \
+        ["red", "blue", "green", "yellow"]
+    view = module.view(module.new(seats, {}, seed=1), None)
+    places = FAR[game]
+    parts = renderer.focus_parts(view, places)
+    assert len(parts) == len(places)
+    png = renderer.focus(view, places)
+    assert Image.open(io.BytesIO(png)).size == (FOCUS_WIDTH, FOCUS_HEIGHT)
+    shown = labels.read_focus(renderer, view, places)
+    named = shown.of(labels.NAMED)
+    texts = {label.text for label in named}
+    for place in places:
+        wanted = {place[0], place[1:]} if game == "giganten" else {place}
+        assert wanted <= texts, (place, sorted(texts))
+    assert min(label.height for label in named) * 302 / FOCUS_WIDTH >= labels.MIN_SHOWN
+    assert not shown.covered()
+    for box, _ in parts:
+        assert box[2] - box[0] < FOCUS_WIDTH, "a tile is a part of a focus, not a focus"

@@ -291,9 +291,13 @@ def focus_now(session: Session, ui: GameUI, view: dict[str, Any],
 
 
 def _close(art: Any, view: dict[str, Any], places: list[str]) -> bool:
-    """Whether ``places`` are close enough together for a focus (:data:`FOCUS_GAIN`)."""
+    """Whether a focus shows ``places`` better than the whole board: they are close enough
+    together (:data:`FOCUS_GAIN`), or a few far apart that the renderer shows each on a tile
+    of its own (``focus_parts``)."""
     if not places:
         return False
+    if hasattr(art, "focus_parts") and len(art.focus_parts(view, places)) > 1:
+        return True
     box, whole = art.place_box(view, places), art.place_box(view, [])
     return (box[2] - box[0]) * FOCUS_GAIN <= whole[2] - whole[0]
 

@@ -16,6 +16,7 @@ from typing import Any
 from bot.games._ui import Field, Form, GameUI, places_in
 from bot.games.giants import _changes, _facts, _moves, _taps
 from render import giants as art
+from render.focus import FOCUS_HEIGHT, FOCUS_WIDTH, MOST_TILES
 from render.i18n import has, join, t
 from rules.core import Event
 
@@ -54,8 +55,20 @@ class GiantsUI(GameUI):
         return _facts.facts(view, lang, names)
 
     def focus_places(self, kind: str, view: dict[str, Any], legal: list[str]) -> list[str]:
-        """The hexes and ahus the legal moves name (a move's path, every hex on it)."""
-        return places_in(legal, PLACES)
+        """The hexes and ahus the legal moves name; of a transport, where it ends (the hex,
+        or the ahu it is erected on: its path is the engine's, no choice)."""
+        return places_in(legal, PLACES, last=kind == "transport")
+
+    def spread(self, kind: str, chosen: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+        """A statue's transports end wider apart than one close-up shows (and in more places
+        than it shows as tiles): then they come by bands of hexes."""
+        if kind != "transport" or not chosen:
+            return False
+        ends = places_in(list(parts), PLACES, last=True)
+        if len(ends) <= MOST_TILES:
+            return False
+        box = art.place_box({}, ends)
+        return (box[2] - box[0], box[3] - box[1]) != (FOCUS_WIDTH, FOCUS_HEIGHT)
 
     def button_actions(self, kind: str, legal: list[str]) -> list[str]:
         if kind in ("place", "transport"):

@@ -26,6 +26,7 @@ from bot.games._ui import (
 )
 from bot.games.giganten import _changes, _facts, _moves, _taps
 from render import giganten as art
+from render.focus import MOST_TILES
 from render.giganten import money
 from render.i18n import has, join, t
 from rules.core import Event
@@ -209,10 +210,11 @@ class GigantenUI(GameUI):
         return _taps.group(kind, chosen, part, lang)
 
     def spread(self, kind: str, chosen: tuple[str, ...], parts: tuple[str, ...]) -> bool:
-        """A step's drives end wider apart than one close-up shows at a phone's reading size:
-        then they come by blocks of the map (:func:`_taps.block`)."""
+        """A step's drives end wider apart than one close-up shows at a phone's reading size,
+        in more places than it shows as tiles: then they come by blocks of the map
+        (:func:`_taps.block`)."""
         ends = _taps.drive_ends(parts)
-        if not ends:
+        if len(ends) <= MOST_TILES:  # none, or few enough for a tile each
             return False
         box = art.place_box({}, ends)
         return (box[2] - box[0], box[3] - box[1]) != (art.FOCUS_WIDTH - art.ROW_BAND,
