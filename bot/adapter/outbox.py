@@ -14,6 +14,8 @@ is not known.
 A game's home heals by itself. A thread found deleted (the gateway's event, a 404 Unknown
 Channel, or a lookup at start-up) has the table move into a new thread under the lobby card
 (or the channel), where a note says why; what was remembered in the old thread is forgotten.
+A thread found archived (50083) is unarchived and the pass goes on; one locked, or that the
+bot may not unarchive, has the table move into the channel, with a note.
 A lobby card found deleted is forgotten, never edited again (a lobby's is posted again). A
 channel that refuses the bot a permission waits a growing interval before it is tried again
 (:mod:`bot.adapter.refusals`). None of this holds up the game's DMs: the channel part and the
@@ -43,9 +45,9 @@ from collections.abc import Awaitable
 import discord
 
 from bot import table
-from bot.adapter._outbox_base import Retry, in_thread, log
+from bot.adapter._outbox_base import Retry, in_thread, log, refused
 from bot.adapter._outbox_dms import Dms
-from bot.adapter._outbox_home import Homes
+from bot.adapter._outbox_home import THREAD_ARCHIVED, Homes
 from bot.adapter._outbox_live import LiveTable, shown_stage
 from bot.constants import RETRY_FIRST, RETRY_MOST
 from bot.host.sessions import Session
@@ -291,6 +293,14 @@ class Outbox(Homes, LiveTable, Dms):
             if public and trouble is None:
                 trouble = await _caught(self._public(session, want, home, stored, names,
                                                      renderer))
+                if refused(trouble, THREAD_ARCHIVED) and in_thread(session):
+                    try:  # unarchived, or the table moves to the channel: once more
+                        home = await self._reopen(session, stored)
+                    except Exception as error:
+                        trouble = error
+                    else:
+                        trouble = await _caught(self._public(session, want, home, stored,
+                                                             names, renderer))
             if want.live is not None:
                 private = await _caught(self._private_part(session, want, stored))
                 if public and trouble is None and home is not None:
@@ -339,6 +349,7 @@ class Outbox(Homes, LiveTable, Dms):
             return
         await self._live(session, want, home, stored.get("live"), names, renderer)
         await self._ping(session, want.ping, home, stored.get("ping"))
+        await self._strip_capped({session.row.channel_id, session.row.home_id})
 
     async def _notes(self, session: Session, want: Desired, home: discord.abc.Messageable,
                      stored: dict[str, MessageRow]) -> None:
