@@ -357,3 +357,41 @@ async def test_a_picture_too_large_is_left_out_once_with_a_note(simcord_env, set
     assert TOO_LARGE not in (table.content or "")
     await assert_caught_up(game)
     no_errors(env, caplog)
+
+
+# --- a whole game ----------------------------------------------------------------------------
+
+async def test_a_whole_game_ends_in_an_archived_thread_under_a_capped_card(
+        simcord_env, settings, caplog):
+    """Make Make, one round: the thread archives itself before the last move and Discord caps
+    the lobby card's edits (30046). The end is shown in the thread (unarchived), the record
+    is posted once, and the card gets the result once Discord allows its edit again; only
+    then does the game leave memory."""
+    env = simcord_env
+    caplog.set_level(logging.INFO)
+    game = await open_game(env, "makemake", options="round_limit=1")
+    thread = game.place()
+    card_id = game.session.row.lobby_message_id
+    card = next(m for m in game.channel.history() if m.id == card_id)
+    fault = cap_edits(env, card)
+    await play_on(game, 1)
+    archive(env, thread)
+    assert "Played" in await game.play()
+    assert game.now().status == "finished"
+    assert requests(env, "PATCH", f"/channels/{thread.id}"), "unarchived"
+    records = [m for m in mine(env, thread.history())
+               if any(a.filename.endswith(".txt") for a in m.attachments)]
+    assert len(records) == 1
+    assert not live_in(env, thread), "the last table has no buttons"
+    shown = next(m for m in game.channel.history() if m.id == card_id)
+    assert shown.embeds[0].to_dict() == card.embeds[0].to_dict(), "the card waits"
+    assert game.id in env.bot.games.sessions
+    heal(env, fault)
+    await later(env, settings, CAPPED_WAIT.total_seconds())
+    shown = next(m for m in game.channel.history() if m.id == card_id)
+    assert shown.embeds[0].to_dict() != card.embeds[0].to_dict(), "the card shows the end"
+    await env.advance_time(settings.reconcile_tick)
+    assert game.id not in env.bot.games.sessions
+    assert len([m for m in mine(env, thread.history())
+                if any(a.filename.endswith(".txt") for a in m.attachments)]) == 1
+    no_errors(env, caplog)

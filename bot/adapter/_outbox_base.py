@@ -218,10 +218,7 @@ class OutboxBase:
         stale, never played). Nothing here stops a pass."""
         now = self.bot.settings.clock()
         for known in list(self._capped.values()):
-            if known.channel_id not in channel_ids or now < known.due:
-                continue
-            if not known.strip:
-                del self._capped[known.message_id]
+            if not known.strip or known.channel_id not in channel_ids or now < known.due:
                 continue
             try:
                 if await self._strip(MessageRow("capped", known.channel_id, known.message_id)):
@@ -250,6 +247,7 @@ class OutboxBase:
         return await send([], t("bot.refused.picture_too_large", lang))
 
     async def _delete(self, row: MessageRow) -> None:
+        self._capped.pop(row.message_id, None)
         message = await self._message(row.channel_id, row.message_id)
         if message is None:
             return

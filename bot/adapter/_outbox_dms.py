@@ -60,6 +60,8 @@ class Dms(OutboxBase):
                 await store.set_message(session.id, MessageRow(
                     slot, row.channel_id, row.message_id, digest_of(screen), holder=holder))
             else:  # none yet, gone, or its edits capped (30046): a fresh one
+                if row is not None:
+                    self._capped.pop(row.message_id, None)
                 files = await self._files(screen)
                 message = await self._dm(session, private, lambda user: self._sized(
                     screen, files, lang, lambda sent, note: user.send(

@@ -12,7 +12,14 @@ import contextlib
 import discord
 
 from bot import table
-from bot.adapter._outbox_base import OutboxBase, digest_of, in_thread, log, refused
+from bot.adapter._outbox_base import (
+    STRIP_TRIES,
+    OutboxBase,
+    digest_of,
+    in_thread,
+    log,
+    refused,
+)
 from bot.adapter.items import embed_of, lobby_view, or_missing
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
@@ -47,9 +54,23 @@ class Homes(OutboxBase):
                 await self.bot.games.store.set_message(session.id, MessageRow(
                     "lobby", row.channel_id, row.message_id, digest_of(want.lobby)))
                 return
-            if self.capped(row.message_id):  # 30046: the card is edited once Discord allows
+            if row.message_id in self._capped:  # 30046: edited once Discord allows
+                await self._card_capped(session, row, want.lobby)
                 return
         await self._lost_card(session, want.lobby)
+
+    async def _card_capped(self, session: Session, row: MessageRow, card: Post) -> None:
+        """Discord refuses edits of the lobby card (30046): it is tried again once its wait
+        is over (a game over stays in memory for it), and left as it is after
+        :data:`STRIP_TRIES` refusals (stored as shown: a later change of the card tries
+        again)."""
+        if self._capped[row.message_id].tries <= STRIP_TRIES:
+            return
+        log.info("game %s: Discord refused edits of its lobby card %d times; left as it is",
+                 session.id, STRIP_TRIES)
+        del self._capped[row.message_id]
+        await self.bot.games.store.set_message(session.id, MessageRow(
+            "lobby", row.channel_id, row.message_id, digest_of(card)))
 
     async def _lost_card(self, session: Session, card: Post) -> None:
         """The lobby card is gone (deleted by hand): forgotten, never edited again. A game
