@@ -252,15 +252,16 @@ async def test_an_archived_thread_is_unarchived_and_the_game_goes_on(simcord_env
 
 @pytest.mark.parametrize("kind", ["makemake", "giganten"])
 async def test_a_locked_thread_sends_the_table_to_the_channel(simcord_env, caplog, kind):
-    """A moderator locks and archives the game's thread, and the bot may not unarchive it
-    (403, 50013): the table goes on in the channel, under a note saying why, with its
-    buttons; the game goes on there."""
+    """Make Make: a moderator locks and archives the game's thread; Giganten: the thread
+    archived itself, and the bot may not unarchive it (403, 50013). The table goes on in the
+    channel, under a note saying why, with its buttons; the game goes on there."""
     env = simcord_env
     caplog.set_level(logging.INFO)
     game = await open_game(env, kind, ai_seats=1 if kind == "makemake" else 2)
     thread = game.place()
-    archive(env, thread, locked=True)
+    archive(env, thread, locked=kind == "makemake")
     refuse(env, "PATCH", f"/channels/{thread.id}", 403, 50013, "Missing Permissions")
+    since = len(env.http_requests)
     member = game.pending_member()
     if kind == "makemake":
         assert "Played" in await game.play(member)
@@ -268,6 +269,8 @@ async def test_a_locked_thread_sends_the_table_to_the_channel(simcord_env, caplo
         live = live_table(env, game.channel)
         take = next(c for c in custom_ids(live) if ":act:take " in c)
         await member.click(live, custom_id=take)
+    unarchive = requests(env, "PATCH", f"/channels/{thread.id}", since)
+    assert len(unarchive) == (kind == "giganten"), "a locked thread is left locked"
     shown = mine(env, game.channel.history())
     notes = [m for m in shown if m.content == LOCKED]
     assert len(notes) == 1
@@ -394,4 +397,34 @@ async def test_a_whole_game_ends_in_an_archived_thread_under_a_capped_card(
     assert game.id not in env.bot.games.sessions
     assert len([m for m in mine(env, thread.history())
                 if any(a.filename.endswith(".txt") for a in m.attachments)]) == 1
+    no_errors(env, caplog)
+
+
+@pytest.mark.parametrize("lang", ["es", "zh-TW"])
+async def test_the_note_of_a_locked_thread_speaks_the_games_language(simcord_env, caplog,
+                                                                      lang):
+    env = simcord_env
+    caplog.set_level(logging.INFO)
+    guild = env.create_guild()
+    channel = guild.create_text_channel("makemake")
+    alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
+    opened = await alice.slash(channel, "game new", game="makemake", language=lang)
+    card = opened.response
+    game_id = env.bot.games.in_channel(channel.id).id
+    await bob.click(card, custom_id=f"lobby:{game_id}:join")
+    await alice.click(card, custom_id=f"lobby:{game_id}:ai")
+    await alice.click(card, custom_id=f"lobby:{game_id}:start")
+    game = Game(env, channel, alice, bob, env.bot.games.in_channel(channel.id))
+    assert game.now().status == "running" and game.now().row.language == lang
+    [thread] = channel.threads
+    archive(env, thread, locked=True)
+    refuse(env, "PATCH", f"/channels/{thread.id}", 403, 50013, "Missing Permissions")
+    before = game.now().seq
+    await alice.slash(thread, "play", notation=game.first_legal())
+    assert game.now().seq > before
+    note = t("bot.refused.thread_locked", lang)
+    assert note != LOCKED
+    assert [m.content for m in mine(env, channel.history())].count(note) == 1
+    assert len(live_in(env, channel)) == 1
+    await assert_caught_up(game)
     no_errors(env, caplog)

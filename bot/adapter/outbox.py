@@ -329,6 +329,8 @@ class Outbox(Homes, LiveTable, Dms):
             return home, trouble
         try:
             home = await self._reopen(session, stored)
+            if not in_thread(session):  # moved: the lobby card's link follows next pass
+                self.kick(session.id)
             await self._public(session, want, home, stored, names, renderer)
             if notes:
                 await self._notes(session, want, home, stored)
