@@ -212,13 +212,14 @@ class OutboxBase:
             self._cap(row)
         self._capped[row.message_id].strip = True
 
-    async def _strip_capped(self, channel_ids: set[int]) -> None:
-        """Strip the components of the capped messages in these channels whose wait is over;
-        a message refused :data:`STRIP_TRIES` times keeps them (a stale button is refused as
-        stale, never played). Nothing here stops a pass."""
+    async def _strip_capped(self) -> None:
+        """Strip the components of the capped messages whose wait is over (whichever game
+        they were left by: a strip is the same for all); a message refused
+        :data:`STRIP_TRIES` times keeps them (a stale button is refused as stale, never
+        played). Nothing here stops a pass."""
         now = self.bot.settings.clock()
         for known in list(self._capped.values()):
-            if not known.strip or known.channel_id not in channel_ids or now < known.due:
+            if not known.strip or now < known.due:
                 continue
             try:
                 if await self._strip(MessageRow("capped", known.channel_id, known.message_id)):

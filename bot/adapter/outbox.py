@@ -368,7 +368,7 @@ class Outbox(Homes, LiveTable, Dms):
             return
         await self._live(session, want, home, stored.get("live"), names, renderer)
         await self._ping(session, want.ping, home, stored.get("ping"))
-        await self._strip_capped({session.row.channel_id, session.row.home_id})
+        await self._strip_capped()
 
     async def _notes(self, session: Session, want: Desired, home: discord.abc.Messageable,
                      stored: dict[str, MessageRow]) -> None:
