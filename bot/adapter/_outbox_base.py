@@ -264,6 +264,7 @@ class OutboxBase:
             return False
         message = await self._message(row.channel_id, row.message_id)
         if message is None:
+            self._capped.pop(row.message_id, None)
             return True
         try:
             await self._call(message.edit(view=None))
