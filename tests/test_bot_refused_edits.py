@@ -333,30 +333,40 @@ async def test_an_expired_token_confirms_by_a_plain_edit(simcord_env, caplog, mo
 
 # --- 40005: an attachment too large -----------------------------------------------------------
 
-async def test_a_picture_too_large_is_left_out_once_with_a_note(simcord_env, settings, caplog):
+@pytest.mark.parametrize("refusals", [1, 2])
+async def test_a_picture_too_large_is_sent_smaller_or_left_out_once(simcord_env, settings,
+                                                                     caplog, refusals):
     """Make Make: Discord refuses the next table's picture as too large (40005). The table is
-    posted without it, saying so, with its buttons; it is not tried again in a loop, and the
-    next move's table has its picture again."""
+    posted with the picture at half its size; refused again, without it, saying so. Either
+    way with the turn's buttons, not tried again in a loop, and the next move's table has its
+    picture at full size again."""
     env = simcord_env
     caplog.set_level(logging.INFO)
     game = await open_game(env, "makemake")
     thread = game.place()
+    full = tables_in(env, thread)[-1].attachments[0]
     refuse(env, "POST", f"/channels/{thread.id}/messages", 413, 40005,
-           "Request entity too large", times=1)
+           "Request entity too large", times=refusals)
     posts = len(requests(env, "POST", f"/channels/{thread.id}/messages"))
     await play_on(game, 1)
     table = tables_in(env, thread)[-1]
-    assert TOO_LARGE in table.content and not table.attachments
+    if refusals == 1:
+        [picture] = table.attachments
+        assert picture.filename == "board.png" and TOO_LARGE not in (table.content or "")
+        assert 0 < picture.size < full.size / 2, (picture.size, full.size)
+    else:
+        assert TOO_LARGE in table.content and not table.attachments
     assert [m.id for m in live_in(env, thread)] == [table.id], "the new turn's buttons"
     assert table.embeds[0].description.startswith("Now: Blue")
     sent = len(requests(env, "POST", f"/channels/{thread.id}/messages"))
-    assert sent - posts == 2, "the refused post and the one without the picture"
+    assert sent - posts == refusals + 1, "the refused posts, and the one that went through"
     await env.advance_time(settings.reconcile_tick * 3)
     assert len(requests(env, "POST", f"/channels/{thread.id}/messages")) == sent
     await assert_caught_up(game)
     await play_on(game, 1)
     table = tables_in(env, thread)[-1]
     assert [a.filename for a in table.attachments] == ["board.png"]
+    assert table.attachments[0].size > full.size / 2, "at full size"
     assert TOO_LARGE not in (table.content or "")
     await assert_caught_up(game)
     no_errors(env, caplog)

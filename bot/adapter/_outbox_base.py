@@ -7,7 +7,7 @@ Discord refuses some calls for reasons of its own, and none of them may stall a 
 loop: an edit of a message older than an hour past a count (30046) makes that message one
 the outbox leaves alone for a while (the caller posts a fresh one instead; the components
 left on the old one are stripped later, a few tries at most); an attachment too large
-(40005) is sent without its picture, with a note saying so.
+(40005) is sent with the picture at half its size, else without it and with a note.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import aiohttp
 import discord
+from PIL import Image
 
 from bot.adapter.items import embed_of
 from bot.adapter.port import App
@@ -174,9 +175,8 @@ class OutboxBase:
                                   "view": view}
         try:
             if new_picture:
-                await self._sized(post, await self._files(post), lang, lambda files, note: (
-                    self._call(message.edit(**{**kwargs, "attachments": files,
-                                               "content": noted(post.content, note)}))))
+                await self._sized(post, lang, lambda files, note: self._call(message.edit(
+                    **{**kwargs, "attachments": files, "content": noted(post.content, note)})))
             else:
                 await self._call(message.edit(**kwargs))
         except discord.NotFound:
@@ -233,19 +233,24 @@ class OutboxBase:
                          "%d times", known.message_id, STRIP_TRIES)
                 del self._capped[known.message_id]
 
-    async def _sized(self, post: Post, files: list[discord.File], lang: str,
+    async def _sized(self, post: Post, lang: str,
                      send: Callable[[list[discord.File], str | None], Awaitable[T]]) -> T:
-        """Send ``post`` with ``files``; when Discord refuses them as too large (40005), once
-        more without them and with a note saying so, never again for this picture (the next
-        one is tried again)."""
-        try:
-            return await send(files, None)
-        except discord.HTTPException as error:
-            if not files or not (refused(error, TOO_LARGE) or error.status == 413):
-                raise
-        log.info("Discord refused %s as too large; sent without it",
-                 post.picture.filename if post.picture else "an attachment")
-        return await send([], t("bot.refused.picture_too_large", lang))
+        """Send ``post`` with its picture (``send`` is given the files and a note to add);
+        when Discord refuses it as too large (40005), once more with the picture at half its
+        size, and then without it and with a note saying so; never again for this picture
+        (the next one is tried at full size again)."""
+        png = await self._png(post)
+        name = post.picture.filename if post.picture else ""
+        for picture in (png, await asyncio.to_thread(smaller, png) if png else None):
+            if not picture:
+                continue
+            try:
+                return await send([discord.File(io.BytesIO(picture), filename=name)], None)
+            except discord.HTTPException as error:
+                if not (refused(error, TOO_LARGE) or error.status == 413):
+                    raise
+                log.info("Discord refused %s (%d bytes) as too large", name, len(picture))
+        return await send([], t("bot.refused.picture_too_large", lang) if png else None)
 
     async def _delete(self, row: MessageRow) -> None:
         self._capped.pop(row.message_id, None)
@@ -296,19 +301,19 @@ class OutboxBase:
             log.info("message %s: Discord refuses more edits of it (30046); left as it is",
                      row.message_id)
 
-    async def _files(self, post: Post) -> list[discord.File]:
-        """The post's picture, drawn in the render pool (a failed drawing: shown without)."""
+    async def _png(self, post: Post) -> bytes | None:
+        """The post's picture, drawn in the render pool (None: none, or its drawing failed,
+        which is logged: the post is shown without it)."""
         picture = post.picture
         if picture is None:
-            return []
+            return None
         try:
             early = self._early.get((picture.filename, picture.key))
-            png = await (asyncio.shield(early) if early is not None
-                         else self.bot.renders.picture(picture))
+            return await (asyncio.shield(early) if early is not None
+                          else self.bot.renders.picture(picture))
         except Exception:
             log.exception("drawing %s failed: shown without it", picture.filename)
-            return []
-        return [discord.File(io.BytesIO(png), filename=picture.filename)] if png else []
+            return None
 
     def _draw_early(self, session: Session, want: Desired, stored: dict[str, MessageRow],
                     public: bool) -> list[tuple[str, str]]:
@@ -362,6 +367,19 @@ def digest_of(post: Post) -> str:
     return f"{post.digest()}:{post.picture.key if post.picture else ''}"
 
 
+def smaller(png: bytes) -> bytes | None:
+    """The picture at half its width and height, as a PNG (None: it cannot be read)."""
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            half = image.resize((max(1, image.width // 2), max(1, image.height // 2)),
+                                Image.Resampling.LANCZOS)
+    except (OSError, ValueError):
+        return None
+    out = io.BytesIO()
+    half.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
 def noted(content: str, note: str | None) -> str | None:
     """A message's text with a note below it (None: no text at all)."""
     return "\n".join(part for part in (content, note) if part) or None
@@ -373,4 +391,5 @@ def picture_changed(row: MessageRow, post: Post) -> bool:
 
 
 __all__ = ["EDITS_CAPPED", "TOO_LARGE", "OutboxBase", "Retry", "digest_of", "heard_of",
-           "in_thread", "log", "noted", "picture_changed", "refused", "sent_row"]
+           "in_thread", "log", "noted", "picture_changed", "refused", "sent_row",
+           "smaller"]

@@ -62,10 +62,9 @@ class Dms(OutboxBase):
             else:  # none yet, gone, or its edits capped (30046): a fresh one
                 if row is not None:
                     self._capped.pop(row.message_id, None)
-                files = await self._files(screen)
                 message = await self._dm(session, private, lambda user: self._sized(
-                    screen, files, lang, lambda sent, note: user.send(
-                        noted(screen.content, note), files=sent)))
+                    screen, lang, lambda sent, note: user.send(noted(screen.content, note),
+                                                               files=sent)))
                 if message is None:
                     return
                 await self._keep(session, replace(sent_row(slot, message, screen), holder=holder))

@@ -54,7 +54,7 @@ class LiveTable(OutboxBase):
             if self.capped(row.message_id):  # 30046: a fresh live message, this one stripped
                 await self._strip(row)
         live = want.live
-        message = await self._sized(live, await self._files(live), lang, lambda files, note: (
+        message = await self._sized(live, lang, lambda files, note: (
             self._call(home.send(
                 content=noted(live.content, note), embed=or_missing(embed_of(live)),
                 files=files, view=view or discord.utils.MISSING,
