@@ -6,13 +6,12 @@ that Discord refuses marks the seat's DMs closed.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import discord
 
-from bot.adapter._outbox_base import OutboxBase, digest_of, picture_changed, sent_row
+from bot.adapter._outbox_base import OutboxBase, digest_of, noted, picture_changed, sent_row
 from bot.adapter.items import prompt_view
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
@@ -53,16 +52,19 @@ class Dms(OutboxBase):
             row = MessageRow(slot, row.channel_id, row.message_id, row.digest, holder=holder)
             await store.set_message(session.id, row)
         if screen is not None and (row is None or row.digest != digest_of(screen)):
+            lang = private_language(session, holder, self.bot.languages)
             edited = row is not None and await self._edit_dm(row, screen, None,
-                                                              picture_changed(row, screen))
+                                                              picture_changed(row, screen), lang)
             if edited:
                 assert row is not None
                 await store.set_message(session.id, MessageRow(
                     slot, row.channel_id, row.message_id, digest_of(screen), holder=holder))
-            else:
-                files = await self._files(screen)
-                message = await self._dm(session, private, lambda user: user.send(
-                    screen.content, files=files))
+            else:  # none yet, gone, or its edits capped (30046): a fresh one
+                if row is not None:
+                    self._capped.pop(row.message_id, None)
+                message = await self._dm(session, private, lambda user: self._sized(
+                    screen, lang, lambda sent, note: user.send(noted(screen.content, note),
+                                                               files=sent)))
                 if message is None:
                     return
                 await self._keep(session, replace(sent_row(slot, message, screen), holder=holder))
@@ -114,9 +116,9 @@ class Dms(OutboxBase):
             return None
 
     async def _edit_dm(self, row: MessageRow, post: Post, view: discord.ui.View | None,
-                       new_picture: bool) -> bool:
+                       new_picture: bool, lang: str) -> bool:
         try:
-            return await self._edit(row, post, view, new_picture)
+            return await self._edit(row, post, view, new_picture, lang)
         except discord.Forbidden:
             return False
 
@@ -137,10 +139,7 @@ class Dms(OutboxBase):
             text = t(key, lang, move=move_text(session, line, lang), id=session.id)
         else:
             text = t("bot.hidden.closed", lang)
-        message = await self._message(row.channel_id, row.message_id)
-        if message is not None:
-            with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                await self._call(message.edit(content=text, view=None))
+        await self._last_edit(row, content=text, view=None)
         await self.bot.games.store.drop_message(session.id, f"prompt:{colour}")
 
     async def _hand_over(self, session: Session, slot: str, row: MessageRow) -> None:
@@ -156,11 +155,7 @@ class Dms(OutboxBase):
         lang = private_language(session, holder, self.bot.languages)
         text = refusal_text(session, gone, lang) if gone is not None \
             else t("bot.hidden.closed", lang)
-        message = await self._message(row.channel_id, row.message_id)
-        if message is not None:
-            with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                await self._call(message.edit(content=text, embed=None, attachments=[],
-                                              view=None))
+        await self._last_edit(row, content=text, embed=None, attachments=[], view=None)
         await self.bot.games.store.drop_message(session.id, slot)
 
 

@@ -1,6 +1,8 @@
 """The outbox's home of a game: its lobby card, kept up to date and posted again when a lobby's
 is deleted, and where its table lives (a thread under the card, or the channel), moved with a
-note when the thread is found deleted.
+note when the thread is found deleted. A thread that Discord archived (after its inactivity,
+or by hand) is unarchived when it refuses a post or an edit (50083); one that is locked, or
+that the bot may not unarchive, leaves the table to the channel, with a note saying so.
 """
 
 from __future__ import annotations
@@ -10,13 +12,29 @@ import contextlib
 import discord
 
 from bot import table
-from bot.adapter._outbox_base import OutboxBase, digest_of, in_thread, log
+from bot.adapter._outbox_base import (
+    STRIP_TRIES,
+    OutboxBase,
+    digest_of,
+    in_thread,
+    log,
+    refused,
+)
 from bot.adapter.items import embed_of, lobby_view, or_missing
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
 from bot.table import Desired, Post
 from bot.table.words import game_name
 from render.i18n import t
+
+THREAD_ARCHIVED = 50083
+"""Discord's code for "Thread is archived": a post or an edit in it refused."""
+CANNOT_REOPEN = (50001, 50013, 50083)
+"""Discord's codes for an unarchive refused: no access, no permission (a locked thread needs
+Manage Threads), the thread still archived."""
+NOTES = {"moved": "bot.home.moved", "locked": "bot.refused.thread_locked"}
+"""The notes a table's new home owes (the slot that remembers each), and what they say: its
+thread was deleted, or is locked (or cannot be unarchived)."""
 
 
 class Homes(OutboxBase):
@@ -36,7 +54,23 @@ class Homes(OutboxBase):
                 await self.bot.games.store.set_message(session.id, MessageRow(
                     "lobby", row.channel_id, row.message_id, digest_of(want.lobby)))
                 return
+            if row.message_id in self._capped:  # 30046: edited once Discord allows
+                await self._card_capped(session, row, want.lobby)
+                return
         await self._lost_card(session, want.lobby)
+
+    async def _card_capped(self, session: Session, row: MessageRow, card: Post) -> None:
+        """Discord refuses edits of the lobby card (30046): it is tried again once its wait
+        is over (a game over stays in memory for it), and left as it is after
+        :data:`STRIP_TRIES` refusals (stored as shown: a later change of the card tries
+        again)."""
+        if self._capped[row.message_id].tries <= STRIP_TRIES:
+            return
+        log.info("game %s: Discord refused edits of its lobby card %d times; left as it is",
+                 session.id, STRIP_TRIES)
+        del self._capped[row.message_id]
+        await self.bot.games.store.set_message(session.id, MessageRow(
+            "lobby", row.channel_id, row.message_id, digest_of(card)))
 
     async def _lost_card(self, session: Session, card: Post) -> None:
         """The lobby card is gone (deleted by hand): forgotten, never edited again. A game
@@ -91,31 +125,63 @@ class Homes(OutboxBase):
         self._homeless.discard(row.id)
         return thread or await self._place(row.channel_id)
 
-    async def _forget_home(self, session: Session, stored: dict[str, MessageRow]) -> None:
-        """The game's thread is gone: the messages remembered there are forgotten (a new
-        thread may even get the old one's id), and a note is owed in the new home: the slot
-        ``moved`` without a message until it is shown."""
+    async def _forget_home(self, session: Session, stored: dict[str, MessageRow],
+                           why: str = "moved") -> None:
+        """The game's thread is gone (or locked): the messages remembered there are
+        forgotten (a new thread may even get the old one's id), and a note is owed in the
+        new home: the slot ``why`` (see :data:`NOTES`) without a message until it is
+        shown."""
         store = self.bot.games.store
         old = session.row.home_id
         for slot, row in list(stored.items()):
-            if row.channel_id == old and not (slot == "moved" and not row.message_id):
+            if row.channel_id == old and not (slot in NOTES and not row.message_id):
                 await store.drop_message(session.id, slot)
                 del stored[slot]
-        if "moved" not in stored:
-            stored["moved"] = MessageRow("moved", old, 0)
-            await store.set_message(session.id, stored["moved"])
+        if why not in stored:
+            stored[why] = MessageRow(why, old, 0)
+            await store.set_message(session.id, stored[why])
 
     async def _moved(self, session: Session, home: discord.abc.Messageable,
                      stored: dict[str, MessageRow]) -> None:
-        """The note owed in a new home: the table moved because its thread was deleted."""
-        row = stored.get("moved")
-        if row is None or row.message_id:
-            return
-        note = Post(content=t("bot.home.moved", session.row.language))
-        message = await self._call(home.send(note.content,
-                                             allowed_mentions=discord.AllowedMentions.none()))
-        await self._remember(session, "moved", message, note)
-        stored["moved"] = MessageRow("moved", message.channel.id, message.id, digest_of(note))
+        """The notes owed in a new home: the table moved because its thread was deleted, or
+        is locked."""
+        for slot, key in NOTES.items():
+            row = stored.get(slot)
+            if row is None or row.message_id:
+                continue
+            note = Post(content=t(key, session.row.language))
+            message = await self._call(home.send(
+                note.content, allowed_mentions=discord.AllowedMentions.none()))
+            await self._remember(session, slot, message, note)
+            stored[slot] = MessageRow(slot, message.channel.id, message.id, digest_of(note))
+
+    async def _reopen(self, session: Session,
+                      stored: dict[str, MessageRow]) -> discord.abc.Messageable:
+        """The game's thread refused a post or an edit because it is archived (50083):
+        unarchived, the table goes on there. A thread that is locked (a moderator closed
+        it), or that the bot may not unarchive (403: 50001, 50013), leaves the table to the
+        channel, where a note says so (:meth:`_moved`); the messages in the thread stay as
+        they are. Returns the table's home now."""
+        row = session.row
+        thread = await self._place(row.home_id)
+        if isinstance(thread, discord.Thread) and not thread.locked:
+            try:
+                await self._call(thread.edit(archived=False))
+            except discord.HTTPException as error:
+                if not isinstance(error, discord.Forbidden) and not refused(error,
+                                                                             *CANNOT_REOPEN):
+                    raise
+                log.info("game %s: its thread %s cannot be unarchived (%s)", row.id,
+                         row.home_id, error)
+            else:
+                log.info("game %s: its thread %s was archived; unarchived", row.id,
+                         row.home_id)
+                return thread
+        log.info("game %s: its thread %s is closed to the bot; the table moves to the "
+                 "channel", row.id, row.home_id)
+        await self._forget_home(session, stored, "locked")
+        await self.bot.games.set_home(session.id, row.channel_id)
+        return await self._place(row.channel_id)
 
     async def _open_thread(self, session: Session) -> discord.Thread | None:
         """A thread under the lobby card, where the server allows threads and the bot may
@@ -156,4 +222,4 @@ class Homes(OutboxBase):
         return thread
 
 
-__all__ = ["Homes"]
+__all__ = ["THREAD_ARCHIVED", "Homes"]

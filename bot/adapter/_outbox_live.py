@@ -1,6 +1,10 @@
 """The outbox's live table in the channel: one message per stage (edited as the stage goes on,
 closed with its last board when the next stage opens, edited back on a take-back), the ping
 of the players it waits for, and the board legend's names.
+
+A live message that Discord no longer lets the bot edit (30046: older than an hour, edited
+too often) is followed by a fresh one for the same stage, and loses its components once
+Discord allows (:meth:`bot.adapter._outbox_base.OutboxBase._strip_capped`).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from dataclasses import replace
 import discord
 
 from bot import table
-from bot.adapter._outbox_base import OutboxBase, digest_of, picture_changed, sent_row
+from bot.adapter._outbox_base import OutboxBase, digest_of, noted, picture_changed, sent_row
 from bot.adapter.items import embed_of, or_missing, table_view
 from bot.host.sessions import Session
 from bot.host.store import MessageRow
@@ -26,30 +30,36 @@ class LiveTable(OutboxBase):
                     row: MessageRow | None, names: dict[str, str],
                     renderer: table.Renderer | None) -> None:
         assert want.live is not None
+        lang = session.row.language
         shown = shown_stage(row)
         if row is not None and shown != want.stage and not _went_back(shown, want.stage):
             start = table.parse_stage(want.stage)
             final = table.closing(session, shown, names, renderer,
                                   start[1] if start else session.seq + 1)
-            if final is not None:
-                await self._edit(row, final, None, picture_changed(row, final))
-            else:
+            if final is None:
                 await self._strip(row)
+            elif not await self._edit(row, final, None, picture_changed(row, final), lang) \
+                    and self.capped(row.message_id):  # 30046: it keeps its last board
+                self._owe_strip(row)
             await self.bot.games.store.drop_message(session.id, "live")
             row = None
         view = table_view(session.id, want.live.seq, want.live.components)
         if row is not None:
             if row.digest == digest_of(want.live):
                 return
-            if await self._edit(row, want.live, view, picture_changed(row, want.live)):
+            if await self._edit(row, want.live, view, picture_changed(row, want.live), lang):
                 await self.bot.games.store.set_message(session.id, _stage_row(MessageRow(
                     "live", row.channel_id, row.message_id, digest_of(want.live)), want.stage))
                 return
-        files = await self._files(want.live)
-        message = await self._call(home.send(
-            content=want.live.content or None, embed=or_missing(embed_of(want.live)), files=files,
-            view=view or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()))
-        await self._keep(session, _stage_row(sent_row("live", message, want.live), want.stage))
+            if self.capped(row.message_id):  # 30046: a fresh live message, this one stripped
+                await self._strip(row)
+        live = want.live
+        message = await self._sized(live, lang, lambda files, note: (
+            self._call(home.send(
+                content=noted(live.content, note), embed=or_missing(embed_of(live)),
+                files=files, view=view or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions.none()))))
+        await self._keep(session, _stage_row(sent_row("live", message, live), want.stage))
 
     async def _ping(self, session: Session, want: Post | None, home: discord.abc.Messageable,
                     row: MessageRow | None) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import cast
+from typing import Any, cast
 
 import discord
 
@@ -36,12 +36,35 @@ def user_lang(interaction: discord.Interaction) -> str:
     return language(str(interaction.locale))
 
 
+TOKEN_GONE = (50027, 10015)
+"""Discord's codes for an interaction token that no longer works (Invalid Webhook Token,
+Unknown Webhook): it expires 15 minutes after the interaction."""
+
+
 async def best_effort(what: str, call: Awaitable[object]) -> None:
     """Await an answer to a user; a failure is logged, never raised (the move is saved)."""
     try:
         await call
     except discord.HTTPException as error:
         log.info("could not %s: %s", what, error)
+
+
+async def edit_answered(interaction: discord.Interaction, what: str,
+                        **fields: Any) -> None:
+    """Edit the message an interaction answered (its original response), best effort. Once
+    the interaction's token has expired (50027, 10015: 15 minutes after the click) the same
+    edit goes to the message itself, as any edit of the bot's own message does; an ephemeral
+    message, which only the token could edit, is then left as it is."""
+    try:
+        await interaction.edit_original_response(**fields)
+        return
+    except discord.HTTPException as error:
+        message = interaction.message
+        if error.code not in TOKEN_GONE or message is None or message.flags.ephemeral:
+            log.info("could not %s: %s", what, error)
+            return
+    log.info("the interaction's token has expired: %s by a plain edit", what)
+    await best_effort(what, message.edit(**fields))
 
 
 async def play(interaction: discord.Interaction, game_id: int, text: str, *,

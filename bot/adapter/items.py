@@ -320,8 +320,8 @@ async def prompt_click(interaction: discord.Interaction, game_id: int, colour: s
         return
     await interaction.response.defer()
     report = await _act.play(interaction, game_id, text, expect_turn=turn)
-    await _act.best_effort("confirm a secret choice", interaction.edit_original_response(
-        content=submitted(report.session, seat, lang, report), view=None))
+    await _act.edit_answered(interaction, "confirm a secret choice",
+                             content=submitted(report.session, seat, lang, report), view=None)
 
 
 async def open_private(interaction: discord.Interaction, game_id: int) -> None:

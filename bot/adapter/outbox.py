@@ -14,6 +14,8 @@ is not known.
 A game's home heals by itself. A thread found deleted (the gateway's event, a 404 Unknown
 Channel, or a lookup at start-up) has the table move into a new thread under the lobby card
 (or the channel), where a note says why; what was remembered in the old thread is forgotten.
+A thread found archived (50083) is unarchived and the pass goes on; one locked, or that the
+bot may not unarchive, has the table move into the channel, with a note.
 A lobby card found deleted is forgotten, never edited again (a lobby's is posted again). A
 channel that refuses the bot a permission waits a growing interval before it is tried again
 (:mod:`bot.adapter.refusals`). None of this holds up the game's DMs: the channel part and the
@@ -43,9 +45,9 @@ from collections.abc import Awaitable
 import discord
 
 from bot import table
-from bot.adapter._outbox_base import Retry, in_thread, log
+from bot.adapter._outbox_base import Retry, in_thread, log, refused, sent_row
 from bot.adapter._outbox_dms import Dms
-from bot.adapter._outbox_home import Homes
+from bot.adapter._outbox_home import THREAD_ARCHIVED, Homes
 from bot.adapter._outbox_live import LiveTable, shown_stage
 from bot.constants import RETRY_FIRST, RETRY_MOST
 from bot.host.sessions import Session
@@ -291,10 +293,14 @@ class Outbox(Homes, LiveTable, Dms):
             if public and trouble is None:
                 trouble = await _caught(self._public(session, want, home, stored, names,
                                                      renderer))
+                home, trouble = await self._archived(session, want, home, stored, trouble,
+                                                     names, renderer, notes=False)
             if want.live is not None:
                 private = await _caught(self._private_part(session, want, stored))
                 if public and trouble is None and home is not None:
                     trouble = await _caught(self._notes(session, want, home, stored))
+                    home, trouble = await self._archived(session, want, home, stored,
+                                                         trouble, names, renderer, notes=True)
         finally:
             for key in early:
                 self._early.pop(key, None)
@@ -307,7 +313,30 @@ class Outbox(Homes, LiveTable, Dms):
         if not public or stopped:
             return False
         self.refusals.allowed(session.row.channel_id)
-        return home is not None and want.live is not None and session.status != "running"
+        return home is not None and want.live is not None and session.status != "running" \
+            and session.row.lobby_message_id not in self._capped
+
+    async def _archived(self, session: Session, want: Desired,
+                        home: discord.abc.Messageable | None, stored: dict[str, MessageRow],
+                        trouble: Exception | None, names: dict[str, str],
+                        renderer: table.Renderer | None, *, notes: bool
+                        ) -> tuple[discord.abc.Messageable | None, Exception | None]:
+        """When the game's thread refused a post or an edit because it is archived (50083):
+        it is unarchived, or the table moves to the channel (:meth:`_reopen`), and the
+        channel part goes once more in the home it has now (``notes``: its part after the
+        DMs too). Returns that home and what stops the pass now."""
+        if not refused(trouble, THREAD_ARCHIVED) or not in_thread(session):
+            return home, trouble
+        try:
+            home = await self._reopen(session, stored)
+            if not in_thread(session):  # moved: the lobby card's link follows next pass
+                self.kick(session.id)
+            await self._public(session, want, home, stored, names, renderer)
+            if notes:
+                await self._notes(session, want, home, stored)
+        except Exception as error:
+            return home, error
+        return home, None
 
     def _trouble(self, session: Session, error: Exception) -> Exception | None:
         """What stopped a pass's channel part: a refusal (403, or 404 for the channel itself)
@@ -339,6 +368,7 @@ class Outbox(Homes, LiveTable, Dms):
             return
         await self._live(session, want, home, stored.get("live"), names, renderer)
         await self._ping(session, want.ping, home, stored.get("ping"))
+        await self._strip_capped()
 
     async def _notes(self, session: Session, want: Desired, home: discord.abc.Messageable,
                      stored: dict[str, MessageRow]) -> None:
@@ -349,6 +379,7 @@ class Outbox(Homes, LiveTable, Dms):
             message = await self._call(home.send(note.content,
                                                  allowed_mentions=discord.AllowedMentions.none()))
             await self._remember(session, "dm_note", message, note)
+            stored["dm_note"] = sent_row("dm_note", message, note)
         if want.final is not None and "final" not in stored:
             assert want.final.attachment is not None
             name, record = want.final.attachment
@@ -356,6 +387,7 @@ class Outbox(Homes, LiveTable, Dms):
                 want.final.content, file=discord.File(io.BytesIO(record.encode()), filename=name),
                 allowed_mentions=discord.AllowedMentions.none()))
             await self._remember(session, "final", message, want.final)
+            stored["final"] = sent_row("final", message, want.final)
 
 
 async def _caught(work: Awaitable[None]) -> Exception | None:

@@ -174,8 +174,8 @@ async def _public(interaction: discord.Interaction, session: Session, where: str
     report = await _act.play(interaction, session.id, shown.notation, expect_seq=count)
     lines = [t("bot.taps.played", lang, move=shown.words),
              *private_lines(report.session, report.steps, report.steps[0].actor, lang)]
-    await _act.best_effort("confirm a move by taps", interaction.edit_original_response(
-        content="\n".join(lines)[:MAX_CONTENT], view=None, attachments=[]))
+    await _act.edit_answered(interaction, "confirm a move by taps",
+                             content="\n".join(lines)[:MAX_CONTENT], view=None, attachments=[])
 
 
 async def _step_files(interaction: discord.Interaction, session: Session, shown: Chooser,
@@ -257,5 +257,5 @@ async def _private(interaction: discord.Interaction, session: Session, colour: s
         return
     await interaction.response.defer()
     report = await _act.play(interaction, session.id, shown.notation, expect_turn=turn)
-    await _act.best_effort("confirm a secret choice", interaction.edit_original_response(
-        content=submitted(report.session, seat, lang, report), view=None))
+    await _act.edit_answered(interaction, "confirm a secret choice",
+                             content=submitted(report.session, seat, lang, report), view=None)

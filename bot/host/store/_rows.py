@@ -255,7 +255,7 @@ class MessageRow:
     it is and the digest of what it last showed, and, each in a field of its own, what the
     outbox decides the message's next change from (the fields another kind of message has no
     use for keep their defaults). The slot names the kind: ``live``, ``ping``, ``lobby``,
-    ``screen:<colour>``, ``prompt:<colour>``, ``turn:<colour>``, ``dm_note``, ``moved``,
+    ``screen:<colour>``, ``prompt:<colour>``, ``turn:<colour>``, ``dm_note``, ``moved``, ``locked``,
     ``final``."""
 
     slot: str
