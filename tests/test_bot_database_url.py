@@ -236,7 +236,7 @@ async def test_check_reads_a_postgresql_database_without_changing_it(
     await store.close()
     status = await _in_thread(cli.main, ["check"])
     lines = capsys.readouterr().out.splitlines()
-    assert status == 0 and f"ok: database {pg_url}: schema 14, 1 game" in lines
+    assert status == 0 and f"ok: database {pg_url}: schema 15, 1 game" in lines
     assert (f"ok: database {pg_url} belongs to no Discord application yet: the first login "
             "records the token's") in lines
     store = await backend.open()

@@ -20,6 +20,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.host.clock import Clock
+from bot.host.store._interface_holds import KickHolds
 from bot.host.store._rows import (
     Absence,
     ActiveGame,
@@ -63,7 +64,7 @@ async def run(db: Transaction, sql: str, params: tuple[Any, ...] = ()) -> int | 
     return await db.run(sql, params)
 
 
-class Store(ABC):
+class Store(KickHolds, ABC):
     """Async access to the games database: open one with :func:`open_store`, close it with
     :meth:`close`. ``clock`` stamps every time the store writes (created, updated, acted...).
 
