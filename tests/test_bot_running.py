@@ -357,7 +357,7 @@ async def test_check_reads_the_database_without_changing_it(
     schema(db_path, 8)
     status, lines = check_lines(capsys)
     assert status == 0, lines
-    assert (f"ok: database {db_path}: schema 8, 6 migrations pending, a backup is written "
+    assert (f"ok: database {db_path}: schema 8, 7 migrations pending, a backup is written "
             f"first ({db_path.name}.v8.bak)") in lines
     with sqlite3.connect(db_path) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (8,), "check migrates nothing"
@@ -368,8 +368,8 @@ async def test_check_reads_the_database_without_changing_it(
     db.close()
     status, lines = check_lines(capsys)
     assert status == 1
-    assert problems(lines) == [f"problem: database {db_path} has schema 16, newer than this "
-                               "bot (14): run the newer bot, or restore a backup made for "
+    assert problems(lines) == [f"problem: database {db_path} has schema 17, newer than this "
+                               "bot (15): run the newer bot, or restore a backup made for "
                                "this one"]
 
 
