@@ -75,7 +75,9 @@ class Seats(GameCache):
         """``user_id`` takes over the seat ``colour`` (or, with ``for_id``, gives it to that
         user). Anyone not playing may take an AI seat that a player left or was removed from,
         or a seat whose player's time ran out on their latest turn; the creator (or a server
-        manager) may give any seat to anyone not playing, themselves included."""
+        manager) may give any seat to anyone not playing, themselves included. A player kicked
+        from the game takes none until one of those gives them a seat (which lifts the hold) or
+        lets them back (:meth:`allow`)."""
         session = await self._session(game_id)
         async with self._hold(session):
             if session.status == "lobby":

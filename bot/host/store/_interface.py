@@ -456,7 +456,8 @@ class Store(KickHolds, ABC):
         """Remove a user from the database in ONE transaction: their settings and ratings are
         deleted; wherever a game keeps them (a seat, its name, a seat change, the creator,
         who paused it, a message's holder, a result) the game stays and holds
-        :data:`FORMER_ID` (or :data:`FORMER_PLAYER`, and an empty name) instead. Lobbies and
+        :data:`FORMER_ID` (or :data:`FORMER_PLAYER`, and an empty name) instead; a kick hold
+        on them goes, one they set is kept as set by :data:`FORMER_ID`. Lobbies and
         running games are the host's to settle first (their seats are freed or go to the AI);
         what is left of the user there is made anonymous the same way."""
 
