@@ -410,7 +410,7 @@ class Settings:
         default=("bot.exts.errors", "bot.exts.lobby", "bot.exts.play", "bot.exts.dms",
                  "bot.exts.timers", "bot.exts.watch", "bot.exts.info",
                  "bot.exts.pace", "bot.exts.seats", "bot.exts.records",
-                 "bot.exts.privacy"))
+                 "bot.exts.privacy", "bot.exts.mine"))
 
     @property
     def database(self) -> Path | str:

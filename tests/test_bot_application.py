@@ -82,6 +82,7 @@ async def test_a_database_of_an_older_bot_adopts_the_first_application(
         db.execute("DROP TABLE guild_absences")
         for column in ("stage_start", "holder", "turn", "mentions", "reminder"):
             db.execute(f"ALTER TABLE messages DROP COLUMN {column}")  # schema 14's
+        db.execute("DROP TABLE kick_holds")  # schema 15's
         db.execute("PRAGMA user_version = 12")
     db.close()
 

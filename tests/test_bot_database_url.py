@@ -236,7 +236,7 @@ async def test_check_reads_a_postgresql_database_without_changing_it(
     await store.close()
     status = await _in_thread(cli.main, ["check"])
     lines = capsys.readouterr().out.splitlines()
-    assert status == 0 and f"ok: database {pg_url}: schema 14, 1 game" in lines
+    assert status == 0 and f"ok: database {pg_url}: schema 15, 1 game" in lines
     assert (f"ok: database {pg_url} belongs to no Discord application yet: the first login "
             "records the token's") in lines
     store = await backend.open()
@@ -246,11 +246,11 @@ async def test_check_reads_a_postgresql_database_without_changing_it(
     lines = capsys.readouterr().out.splitlines()
     assert (f"ok: database {pg_url} belongs to Discord application 222222222222222222: a "
             "bot whose token logs in as another application is refused") in lines
-    await backend.at_version(15)
+    await backend.at_version(16)
     status = await _in_thread(cli.main, ["check"])
     lines = capsys.readouterr().out.splitlines()
-    assert status == 1 and (f"problem: database {pg_url} has schema 15, newer than this bot "
-                            "(14): run the newer bot, or restore a backup made for this "
+    assert status == 1 and (f"problem: database {pg_url} has schema 16, newer than this bot "
+                            "(15): run the newer bot, or restore a backup made for this "
                             "one") in lines
 
 

@@ -229,7 +229,7 @@ async def test_a_schema_9_database_migrates_after_a_backup(db_path: Path) -> Non
     backup = db_path.with_name(f"{db_path.name}.v9.bak")
     assert backup.exists() and stat.S_IMODE(backup.stat().st_mode) == 0o600
     with sqlite3.connect(db_path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (14,)
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (15,)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
     db.close()
     assert {"heartbeat", "synced_guilds", "guild_departures"} <= tables
@@ -328,7 +328,7 @@ def test_check_on_a_fresh_machine_passes_and_creates_nothing(
     assert status == 0, lines
     assert problems(lines) == []
     assert all(line.startswith(("ok: ", "no problem")) for line in lines), lines
-    assert f"ok: database {db_path} does not exist yet: the bot creates it (schema 14)" in lines
+    assert f"ok: database {db_path} does not exist yet: the bot creates it (schema 15)" in lines
     assert any(line.startswith("ok: invite permissions 309237763072: https://discord.com/"
                                "oauth2/authorize?client_id=") for line in lines)
     assert "ok: catalogues and fonts" in lines
@@ -342,7 +342,7 @@ async def test_check_reads_the_database_without_changing_it(
     await new_game(store, 1)
     await store.close()
     status, lines = check_lines(capsys)
-    assert status == 0 and f"ok: database {db_path}: schema 14, 1 game" in lines
+    assert status == 0 and f"ok: database {db_path}: schema 15, 1 game" in lines
     assert f"ok: database {db_path} passes SQLite's integrity check" in lines
     assert (f"ok: database {db_path} belongs to no Discord application yet: the first login "
             "records the token's") in lines
@@ -357,7 +357,7 @@ async def test_check_reads_the_database_without_changing_it(
     schema(db_path, 8)
     status, lines = check_lines(capsys)
     assert status == 0, lines
-    assert (f"ok: database {db_path}: schema 8, 6 migrations pending, a backup is written "
+    assert (f"ok: database {db_path}: schema 8, 7 migrations pending, a backup is written "
             f"first ({db_path.name}.v8.bak)") in lines
     with sqlite3.connect(db_path) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (8,), "check migrates nothing"
@@ -368,8 +368,8 @@ async def test_check_reads_the_database_without_changing_it(
     db.close()
     status, lines = check_lines(capsys)
     assert status == 1
-    assert problems(lines) == [f"problem: database {db_path} has schema 16, newer than this "
-                               "bot (14): run the newer bot, or restore a backup made for "
+    assert problems(lines) == [f"problem: database {db_path} has schema 17, newer than this "
+                               "bot (15): run the newer bot, or restore a backup made for "
                                "this one"]
 
 
@@ -425,7 +425,7 @@ async def test_backup_while_the_bot_writes(environment: pytest.MonkeyPatch,
     try:
         assert cli.main(["backup", str(target)]) == 0  # the transaction is still open
         out = capsys.readouterr().out
-        assert re.fullmatch(rf"wrote {re.escape(str(target))}: 1 game, [0-9.]+ KiB, schema 14 "
+        assert re.fullmatch(rf"wrote {re.escape(str(target))}: 1 game, [0-9.]+ KiB, schema 15 "
                             rf"\(a copy of {re.escape(str(db_path))}\)\n", out), out
         assert games(target) == 1, "what was committed when it began"
         with sqlite3.connect(target) as copy:

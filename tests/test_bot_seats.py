@@ -235,7 +235,10 @@ async def test_kick_in_the_lobby_and_in_a_game(simcord_env, new_bot):
     assert answer_of(await alice.slash(channel, "game kick", user=dave)) == (
         f"{dave.mention} has no seat in this game.")
     kicked = await alice.slash(channel, "game kick", user=cleo)
-    assert answer_of(kicked) == f"{cleo.mention} no longer has a seat in the lobby."
+    assert answer_of(kicked) == (
+        f"{cleo.mention} no longer has a seat in the lobby.\n{cleo.mention} cannot join or "
+        "take a seat in this game again unless you give them one (`/game take colour: user:`) "
+        "or let them back (`/game allow user:`).")
     card = fresh(channel, lobby)
     assert cleo.mention not in field(card, "Seats (2/4)")
     assert field(card, "Seat changes") == (f"🚪 {alice.mention} removed {cleo.mention} from "
@@ -252,9 +255,11 @@ async def test_kick_in_the_lobby_and_in_a_game(simcord_env, new_bot):
     refused = await bob.slash(thread, "game kick", user=alice)
     assert answer_of(refused).startswith("Only the game's creator")
     kicked = await mod.slash(thread, "game kick", user=bob)
-    assert answer_of(kicked) == (f"{bob.mention} no longer plays Blue: the AI (standard) does. "
-                                 "Anyone not playing may take it over with "
-                                 "`/game take colour:blue`.")
+    assert answer_of(kicked) == (
+        f"{bob.mention} no longer plays Blue: the AI (standard) does. Anyone not playing may "
+        f"take it over with `/game take colour:blue`.\n{bob.mention} cannot join or take a "
+        "seat in this game again unless you give them one (`/game take colour: user:`) or let "
+        "them back (`/game allow user:`).")
     assert session.seat("blue").is_ai and session.pending() == ("red",)
     assert [s.by for s in session.log if s.actor in ("blue", "green")] == ["ai", "ai"]
     log = "\n".join(field(m, "This stage") for m in boards(env, channel))
@@ -280,10 +285,19 @@ async def test_kick_in_the_lobby_and_in_a_game(simcord_env, new_bot):
     refused = await alice.slash(thread, "game leave")
     assert answer_of(refused).startswith(f"{alice.mention} is the last human at the table")
 
-    # bob comes back through /game take: the seat was a player's
-    took = await bob.slash(thread, "game take", colour="Blue")
-    assert answer_of(took) == f"You now play Blue in game #1; the table is in {thread.mention}."
+    # the kick holds, across the restart: bob cannot take Blue (nor any seat) back himself
+    held = (f"{mod.mention} removed you from game #1, so you cannot take a seat in it again "
+            f"unless its creator ({alice.mention}) or someone with Manage Server gives you one "
+            "or lets you back (`/game allow`).")
+    assert answer_of(await bob.slash(thread, "game take", colour="Blue")) == held
+    assert answer_of(await bob.slash(thread, "game take", colour="green")) == held
+    assert session.seat("blue").is_ai
+
+    # the creator gives him his seat back, which lifts the hold
+    given = await alice.slash(thread, "game take", colour="Blue", user=bob)
+    assert answer_of(given) == f"{bob.mention} now plays Blue in game #1."
     assert session.seat("blue").user_id == bob.id
+    assert await env.bot.games.store.kick_hold(session.id, bob.id) is None
     await play_first_legal(env, channel, {alice.id: alice, bob.id: bob})
     assert session.pending() == ("blue",)
     await play_first_legal(env, channel, {alice.id: alice, bob.id: bob})
@@ -374,4 +388,32 @@ async def test_a_kicked_player_with_closed_dms_loses_the_form_the_lock_button_sh
     looked = await bob.click(live_table(env, channel), label=OPEN_LABEL)
     assert answer_of(looked) == refused.content
     assert session.view(None)["bids"]["blue"] == "submitted" and session.kind() == "bid"
+    assert not env.bot.unexpected_errors
+
+
+async def test_a_player_kicked_from_the_lobby_joins_again_only_once_let_back(simcord_env):
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("holds")
+    alice, bob, cleo = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "cleo"))
+    lobby = await open_game(env, channel, alice, bob, cleo)
+    await alice.slash(channel, "game kick", user=cleo)
+    session = session_in(env, channel)
+
+    joined = await cleo.click(fresh(channel, lobby), label="Join")
+    assert answer_of(joined) == (
+        f"{alice.mention} removed you from game #1, so you cannot take a seat in it again "
+        f"unless its creator ({alice.mention}) or someone with Manage Server gives you one or "
+        "lets you back (`/game allow`).")
+    assert session.seat_of(cleo.id) is None
+    refused = await bob.slash(channel, "game allow", user=cleo)
+    assert answer_of(refused) == (f"Only the game's creator ({alice.mention}) or someone with "
+                                  "Manage Server can let a removed player back.")
+    allowed = await alice.slash(channel, "game allow", user=cleo)
+    assert answer_of(allowed) == f"{cleo.mention} may join or take a seat in game #1 again."
+    again = await alice.slash(channel, "game allow", user=cleo)
+    assert answer_of(again) == (f"{cleo.mention} was not kept out of game #1: there was "
+                                "nothing to lift.")
+    await cleo.click(fresh(channel, lobby), label="Join")
+    assert session.seat_of(cleo.id) is not None
     assert not env.bot.unexpected_errors

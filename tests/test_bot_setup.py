@@ -41,7 +41,8 @@ def test_settings_from_environment() -> None:
     assert plain.extensions == ("bot.exts.errors", "bot.exts.lobby", "bot.exts.play",
                                 "bot.exts.dms", "bot.exts.timers", "bot.exts.watch",
                                 "bot.exts.info", "bot.exts.pace", "bot.exts.seats",
-                                "bot.exts.records", "bot.exts.privacy")
+                                "bot.exts.records", "bot.exts.privacy",
+                                "bot.exts.mine")
     custom = Settings.from_env({"DISCORD_TOKEN": " abc ", "GAMES_DB": "/tmp/x.db",
                                 "BOT_LANGUAGE": "ES", "LOG_LEVEL": "debug",
                                 "GUILD_ID": "123456789012345678", "SYNC_COMMANDS": "no",

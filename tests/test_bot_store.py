@@ -13,6 +13,7 @@ import pytest
 from bot.host.clock import ManualClock, iso
 from bot.host.sessions import AWAY_AFTER, Host, Refusal
 from bot.host.store import (
+    FORMER_ID,
     MIGRATIONS,
     POSTGRES_MIGRATIONS,
     SCHEMA_VERSION,
@@ -58,7 +59,7 @@ def in_file(path: Path, sql: str) -> list[tuple]:
 
 
 async def test_schema_is_versioned(store: Store, backend: Backend) -> None:
-    assert SCHEMA_VERSION == 14 and sorted(MIGRATIONS) == list(range(1, 15))
+    assert SCHEMA_VERSION == 15 and sorted(MIGRATIONS) == list(range(1, 16))
     assert sorted(POSTGRES_MIGRATIONS) == sorted(MIGRATIONS), "the same steps in both"
     assert await backend.version() == SCHEMA_VERSION
     again = await backend.open()  # migrating twice is harmless
@@ -79,7 +80,7 @@ async def test_both_backends_end_with_the_same_tables_columns_and_indexes(
         await store.close()
     assert await from_sqlite.version() == await from_postgres.version() == SCHEMA_VERSION
     tables = await from_sqlite.tables()
-    assert len(tables) == 17 and tables["games"] >= {"id", "secret_seed", "paused_left"}
+    assert len(tables) == 18 and tables["games"] >= {"id", "secret_seed", "paused_left"}
     assert await from_postgres.tables() == tables
     assert await from_postgres.indexes() == await from_sqlite.indexes() == {
         "one_active_game_per_channel", "messages_by_id", "results_by_player"}
@@ -794,3 +795,34 @@ async def test_a_server_missing_at_starts_is_counted_until_it_is_cleared(store: 
     await store.create_game(channel_id=CHANNEL, **{**FIELDS, "guild_id": 7})
     await store.delete_guild(7)
     assert await store.absences() == {}, "a purged server leaves no record"
+
+
+async def test_a_kick_holds_until_it_is_lifted_and_a_forgotten_user_leaves_no_hold(
+        store: Store, backend: Backend) -> None:
+    """A kicked player may not come back: the hold is kept with the game (a reopened store
+    still has it) until lifted; forgetting a user removes the holds that name them, and the
+    ones they set name a former player; a purged server's holds go with its games."""
+    host = Host(store)
+    session = await running_game(host, humans=3)
+    await host.kick(session.id, 1, 2)
+    with pytest.raises(Refusal) as refused:
+        await host.take(session.id, 2, session.seats[1].colour)
+    assert refused.value.key == "bot.refuse.kick_held" and refused.value.params["by"] == 1
+    reopened = await backend.open(ManualClock())
+    try:
+        assert await reopened.kick_hold(session.id, 2) == 1
+        assert await reopened.kick_hold(session.id, 3) is None
+    finally:
+        await reopened.close()
+    assert await host.allow(session.id, 1, 2) is True
+    assert await host.allow(session.id, 1, 2) is False
+    await host.take(session.id, 2, session.seats[1].colour)
+    assert session.seats[1].user_id == 2
+
+    await store.hold_kick(session.id, 3, 7)
+    await store.hold_kick(session.id, 7, 1)
+    await store.forget_user(7)
+    assert await store.kick_hold(session.id, 7) is None
+    assert await store.kick_hold(session.id, 3) == FORMER_ID
+    await store.delete_guild(1)
+    assert await store.kick_hold(session.id, 3) is None

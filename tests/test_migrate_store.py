@@ -137,6 +137,7 @@ async def fill(path: Path) -> Source:
     await store.set_message(giants.id, MessageRow("ping", 9002, 9006, "f",
                                                   mentions=(4, 5), reminder=True))
     await store.set_dm_closed(giants.id, "red", True)
+    await store.hold_kick(giganten.id, 8, 6)  # a kicked player kept out
     await store.set_deadline(giganten.id, iso(clock()))
     await store.set_paused(aborted.id, 8, 30, None)
     await store.set_notify(1, True)
@@ -169,7 +170,8 @@ async def reads(store: Store, source: Source) -> dict[str, Any]:
             await store.game(n), await store.seats(n), await store.seat_changes(n),
             await store.actions(n), await store.log(n), await store.takebacks(n),
             await store.snapshot(n), await store.messages(n), await store.closed_dms(n),
-            await store.results(n), await store.stored_seq(n))
+            await store.results(n), await store.stored_seq(n),
+            {user: await store.kick_hold(n, user) for user in source.users})
         for message in (await store.messages(n)).values():
             found[f"slot {message.message_id}"] = await store.slot_of(message.message_id)
     for channel in source.channels:

@@ -1,10 +1,12 @@
-"""``/game leave | take | kick``: seats changing hands.
+"""``/game leave | take | kick | allow``: seats changing hands.
 
 In a running game ``leave`` hands your seat to the AI (at the game's AI level); ``take`` lets
 someone not playing take over an AI seat that a player left or was removed from, or a seat
 whose player's time ran out on their latest turn, and lets the game's creator (or a server
 manager) give any seat to anyone not playing (``user:``); ``kick`` (creator or Manage Server)
-turns a player's seat over to the AI. In the lobby, ``leave`` and ``kick`` free the seat. The
+turns a player's seat over to the AI. In the lobby, ``leave`` and ``kick`` free the seat. A kick
+holds: the player may not join or take a seat in that game again until the creator (or a
+server manager) gives them one with ``take user:`` or lets them back with ``allow``. The
 host applies each change under the game's lock and plays on for the AI; the outbox then moves
 the seat's secrets: the previous holder's DM screen and prompt say they no longer hold it, the
 new holder gets their own.
@@ -133,12 +135,30 @@ async def kick(interaction: discord.Interaction, user: discord.User) -> None:
                              is_admin=interaction.permissions.manage_guild)
     assert seat is not None
     key = "bot.seats.done.kicked_lobby" if lobby else "bot.seats.done.kicked"
-    await _answer(interaction, t(key, lang, who=user.mention, seat=colour_name(seat.colour, lang),
-                                 level=ai_name(session.row.ai_level, lang), value=seat.colour))
+    text = t(key, lang, who=user.mention, seat=colour_name(seat.colour, lang),
+             level=ai_name(session.row.ai_level, lang), value=seat.colour)
+    await _answer(interaction, text + "\n" + t("bot.kick.held", lang, who=user.mention))
+
+
+@app_commands.command(name=ls("bot.cmd.allow.name"), description=ls("bot.cmd.allow.description"))
+@app_commands.describe(user=ls("bot.cmd.allow.user"))
+@answers_refusals
+async def allow(interaction: discord.Interaction, user: discord.User) -> None:
+    """Let a kicked player join or take a seat in this channel's game again (the game's
+    creator or a server manager)."""
+    bot = bot_of(interaction)
+    lang = user_lang(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    session = bot.games.channel_session(interaction.channel_id or 0)
+    with wording(session):
+        lifted = await bot.games.allow(session.id, interaction.user.id, user.id,
+                                       is_admin=interaction.permissions.manage_guild)
+    key = "bot.kick.allowed" if lifted else "bot.kick.not_held"
+    await _answer(interaction, t(key, lang, who=user.mention, id=session.id))
 
 
 async def setup(bot: GameBot) -> None:
     """The commands above join the shared ``/game`` group."""
     command: app_commands.Command[Any, ..., None]
-    for command in (leave, take, kick):
+    for command in (leave, take, kick, allow):
         _group.game.add_command(command, override=True)

@@ -125,6 +125,9 @@ class Lobby(GameCache):
         session = await self._lobby(session.id)
         if seat := session.seat_of(user_id):
             raise Refusal("bot.refuse.already_seated", colour=seat.colour)
+        if (by := await self.store.kick_hold(session.id, user_id)) is not None:
+            raise Refusal("bot.refuse.kick_held", by=by, id=session.id,
+                          creator=session.row.creator_id)
         ais = [s for s in session.seats if s.is_ai]
         if _full(session) and ais:  # a late friend gets the newest AI seat
             newest = max(ais, key=lambda s: s.joined)

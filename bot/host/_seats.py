@@ -48,19 +48,36 @@ class Seats(GameCache):
             seat = session.seat_of(user_id)
             if seat is None:
                 raise Refusal("bot.refuse.seat_kick_not_player", holder=user_id)
+            if session.status == "running":
+                session = self._changing(session)
+                _not_last(session, seat)
+            # the hold first: should the seat change fail, they still hold the seat anyway
+            await self.store.hold_kick(session.id, user_id, by_id)
             if session.status == "lobby":
                 await self._drop(session, seat, "dropped", by_id)
                 return Report(session, [])
-            session = self._changing(session)
-            _not_last(session, seat)
             return await self._handed(session, seat, None, "", "kicked", by_id)
+
+    async def allow(self, game_id: int, by_id: int, user_id: int,
+                    is_admin: bool = False) -> bool:
+        """The creator (or a server manager) lifts a kick's hold: the player may join or take
+        a seat again. Whether there was a hold."""
+        session = await self._session(game_id)
+        async with self._hold(session, quiet=True):
+            if session.status not in ("lobby", "running"):
+                raise Refusal("bot.refuse.game_closed")
+            if by_id != session.row.creator_id and not is_admin:
+                raise Refusal("bot.refuse.kick_allow_denied", creator=session.row.creator_id)
+            return await self.store.lift_kick(session.id, user_id)
 
     async def take(self, game_id: int, user_id: int, colour: str, *, for_id: int | None = None,
                    name: str = "", is_admin: bool = False) -> Report:
         """``user_id`` takes over the seat ``colour`` (or, with ``for_id``, gives it to that
         user). Anyone not playing may take an AI seat that a player left or was removed from,
         or a seat whose player's time ran out on their latest turn; the creator (or a server
-        manager) may give any seat to anyone not playing, themselves included."""
+        manager) may give any seat to anyone not playing, themselves included. A player kicked
+        from the game takes none until one of those gives them a seat (which lifts the hold) or
+        lets them back (:meth:`allow`)."""
         session = await self._session(game_id)
         async with self._hold(session):
             if session.status == "lobby":
@@ -79,6 +96,7 @@ class Seats(GameCache):
                 if taker == user_id:
                     raise Refusal("bot.refuse.seat_already_yours", seat=held.colour)
                 raise Refusal("bot.refuse.seat_target_seated", holder=taker, seat=held.colour)
+            await self._unheld(session, taker, approved)
             if seat.is_ai and not (seat.was_human or approved):
                 raise Refusal("bot.refuse.seat_ai_from_start", seat=seat.colour,
                               creator=creator)
@@ -87,6 +105,17 @@ class Seats(GameCache):
                               creator=creator)
             what = "took" if taker == user_id else "handed"
             return await self._handed(session, seat, taker, name, what, user_id)
+
+    async def _unheld(self, session: Session, taker: int, approved: bool) -> None:
+        """A kicked player takes no seat on their own; the creator or a server manager giving
+        them one lifts the hold (their giving it says so)."""
+        by = await self.store.kick_hold(session.id, taker)
+        if by is None:
+            return
+        if not approved:
+            raise Refusal("bot.refuse.kick_held", by=by, id=session.id,
+                          creator=session.row.creator_id)
+        await self.store.lift_kick(session.id, taker)
 
     def _changing(self, session: Session) -> Session:
         if session.status == "lobby":

@@ -20,6 +20,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from bot.host.clock import Clock
+from bot.host.store._interface_holds import KickHolds
 from bot.host.store._rows import (
     Absence,
     ActiveGame,
@@ -63,7 +64,7 @@ async def run(db: Transaction, sql: str, params: tuple[Any, ...] = ()) -> int | 
     return await db.run(sql, params)
 
 
-class Store(ABC):
+class Store(KickHolds, ABC):
     """Async access to the games database: open one with :func:`open_store`, close it with
     :meth:`close`. ``clock`` stamps every time the store writes (created, updated, acted...).
 
@@ -455,7 +456,8 @@ class Store(ABC):
         """Remove a user from the database in ONE transaction: their settings and ratings are
         deleted; wherever a game keeps them (a seat, its name, a seat change, the creator,
         who paused it, a message's holder, a result) the game stays and holds
-        :data:`FORMER_ID` (or :data:`FORMER_PLAYER`, and an empty name) instead. Lobbies and
+        :data:`FORMER_ID` (or :data:`FORMER_PLAYER`, and an empty name) instead; a kick hold
+        on them goes, one they set is kept as set by :data:`FORMER_ID`. Lobbies and
         running games are the host's to settle first (their seats are freed or go to the AI);
         what is left of the user there is made anonymous the same way."""
 

@@ -29,6 +29,7 @@ from bot.host.store._postgres_base import (
     Connection,
 )
 from bot.host.store._postgres_store_games import PostgresGames
+from bot.host.store._postgres_store_holds import PostgresHolds
 from bot.host.store._postgres_store_play import PostgresPlay
 from bot.host.store._postgres_store_privacy import PostgresPrivacy
 from bot.host.store._postgres_store_ratings import PostgresRatings
@@ -103,7 +104,7 @@ async def migrate(db: Connection) -> int:
 
 
 class PostgresStore(PostgresGames, PostgresPlay, PostgresRatings, PostgresServers,
-                    PostgresPrivacy, Store):
+                    PostgresPrivacy, PostgresHolds, Store):
     """The games in a PostgreSQL database, shared with other bot processes. Open with
     :meth:`open`, close with :meth:`close`."""
 

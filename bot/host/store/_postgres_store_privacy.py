@@ -10,6 +10,7 @@ from bot.host.store._postgres_base import (
     PostgresBase,
     _count,
 )
+from bot.host.store._postgres_store_holds import forget_holds
 from bot.host.store._reading import (
     without,
 )
@@ -53,6 +54,7 @@ class PostgresPrivacy(PostgresBase):
             await db.execute("UPDATE games SET paused_by = $1 WHERE paused_by = $2",
                              FORMER_ID, user_id)
             await db.execute("UPDATE messages SET holder = NULL WHERE holder = $1", user_id)
+            await forget_holds(db, user_id, FORMER_ID)
             pinged = await db.fetch("SELECT game_id, slot, mentions FROM messages"
                                     " WHERE ',' || mentions || ',' LIKE $1", f"%,{player},%")
             await db.executemany("UPDATE messages SET mentions = $1 WHERE game_id = $2"

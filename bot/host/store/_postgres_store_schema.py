@@ -244,9 +244,20 @@ UPDATE messages SET stage = ''
     WHERE slot <> 'live' OR stage_start = 0;
 """
 
+_KICK_HOLDS = """
+CREATE TABLE kick_holds (
+    game_id  BIGINT  NOT NULL REFERENCES games (id),
+    user_id  BIGINT  NOT NULL,
+    by_id    BIGINT  NOT NULL,
+    at       TEXT    NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
+"""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
                               9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES,
-                              12: _SHARDS, 13: _APPLICATION, 14: _MESSAGE_FIELDS}
+                              12: _SHARDS, 13: _APPLICATION, 14: _MESSAGE_FIELDS,
+                              15: _KICK_HOLDS}
 """``version -> SQL`` that brings a PostgreSQL database from ``version - 1`` to ``version``
 (the meaning of each step is documented with SQLite's)."""

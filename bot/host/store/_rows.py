@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 """The schema both backends migrate to (their numbered migrations end here)."""
 ACTIVE = ("lobby", "running")
 STATUSES = ("lobby", "running", "finished", "aborted")
@@ -28,7 +28,7 @@ it): the record stays, "a former player" held the seat."""
 FORMER_PLAYER = "former"
 """How a forgotten player's results name them (``results.player`` holds user ids as text)."""
 GAME_TABLES = ("seats", "actions", "snapshots", "messages", "hidden_seats", "takebacks",
-               "seat_changes", "results")
+               "seat_changes", "results", "kick_holds")
 """Every table whose rows belong to one game (``game_id``)."""
 
 

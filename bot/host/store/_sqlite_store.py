@@ -26,6 +26,7 @@ from bot.host.store._rows import (
     message_values,
 )
 from bot.host.store._sqlite_store_games import SqliteGames
+from bot.host.store._sqlite_store_holds import SqliteHolds
 from bot.host.store._sqlite_store_play import SqlitePlay
 from bot.host.store._sqlite_store_privacy import SqlitePrivacy
 from bot.host.store._sqlite_store_ratings import SqliteRatings
@@ -107,7 +108,7 @@ def _prepare(path: Path | None, db: sqlite3.Connection) -> None:
 
 
 class SqliteStore(SqliteGames, SqlitePlay, SqliteRatings, SqliteServers, SqlitePrivacy,
-                  Store):
+                  SqliteHolds, Store):
     """The games in a SQLite file. Open with :meth:`open`, close with :meth:`close`.
 
     Two connections, each owned by a thread of its own: the writer runs each write as ONE job

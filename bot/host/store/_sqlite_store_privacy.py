@@ -18,6 +18,7 @@ from bot.host.store._rows import (
     Forgotten,
     Purged,
 )
+from bot.host.store._sqlite_store_holds import forget_holds
 from bot.host.store._sqlite_threads import SqliteThreads
 
 
@@ -50,6 +51,7 @@ class SqlitePrivacy(SqliteThreads):
             db.execute("UPDATE games SET paused_by = ? WHERE paused_by = ?",
                        (FORMER_ID, user_id))
             db.execute("UPDATE messages SET holder = NULL WHERE holder = ?", (user_id,))
+            forget_holds(db, user_id, FORMER_ID)
             pinged = db.execute("SELECT game_id, slot, mentions FROM messages"
                                 " WHERE ',' || mentions || ',' LIKE ?",
                                 (f"%,{player},%",)).fetchall()

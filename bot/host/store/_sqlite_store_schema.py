@@ -278,8 +278,23 @@ the user it was sent to (``holder``); a prompt or "your turn" DM the seat's acti
 made for (``turn``; a prompt's was ``<turn>@<holder>``). The rows stored the old way are
 converted; what cannot be read stays unknown (NULL, 0), as the outbox read it before."""
 
+_KICK_HOLDS = """
+CREATE TABLE kick_holds (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    user_id  INTEGER NOT NULL,
+    by_id    INTEGER NOT NULL,
+    at       TEXT    NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
+"""
+"""Kicks hold: a player removed from a game (``/game kick``) may not take a seat in it again,
+by any path, until its creator or a server manager gives one back (``/game allow`` lifts the
+hold; giving them a seat with ``/game take user:`` does too). One row per held player: who
+removed them and when."""
+
 MIGRATIONS: dict[int, str] = {1: _SCHEMA_1, 2: _TURN_TIMERS, 3: _HIDDEN_SEATS, 4: _TABLE,
                               5: _SECRET_SEED, 6: _SEAT_CHANGES, 7: _PACE, 8: _RATINGS,
                               9: _LANGUAGES, 10: _INSTANCES, 11: _DEPARTURES,
-                              12: _SHARDS, 13: _APPLICATION, 14: _MESSAGE_FIELDS}
+                              12: _SHARDS, 13: _APPLICATION, 14: _MESSAGE_FIELDS,
+                              15: _KICK_HOLDS}
 """``version -> SQL`` that brings a database from ``version - 1`` to ``version``."""
