@@ -15,6 +15,7 @@ from render.common import (
     HIGHLIGHT,
     INK,
     RGB,
+    carry_labels,
     font,
     marked,
     seat_colour,
@@ -123,6 +124,7 @@ def counted(kind: str, colour: str, count: int) -> Image.Image:
     width = pic.width + 4 + _digits_width(text)
     out = Image.new("RGBA", (width, CHIP_H), (0, 0, 0, 0))
     out.paste(pic, (0, (CHIP_H - pic.height) // 2), pic)
+    carry_labels(out, pic, (0, (CHIP_H - pic.height) // 2))  # its mark
     ImageDraw.Draw(out).text((pic.width + 4, CHIP_H / 2), text, font=font(DIGITS, True),
                              fill=INK, anchor="lm")
     return marked(out, colour)

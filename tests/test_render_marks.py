@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from render import common, frames
+from render import common, frames, labels, palette
 from render import giants as giants_board
 from render import giganten as giganten_board
 from render import makemake as makemake_board
@@ -109,3 +109,29 @@ def test_the_seats_at_one_table_have_different_marks() -> None:
         colours = canvas_cases.MODULES[game].COLOURS
         marks = [common.SEAT_MARKS[c] for c in colours]
         assert len(set(marks)) == len(marks), game
+
+
+@pytest.mark.parametrize("seat", sorted(common.SEAT_MARKS))
+def test_a_mark_drawn_on_a_piece_is_read_back_with_the_box_of_its_shape(seat: str) -> None:
+    """The renderers' records hold each mark's box where the piece was pasted (what the
+    sizes below are measured on): the box of the pixels it covers half or more, within the one pixel
+    that antialiasing spreads."""
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        common.seat_mark(draw, (20 * k, 20 * k), 16 * k, seat, (0, 0, 0))
+    piece = common.sprite(40, 40, paint)
+    design = palette.build(palette.Design(colours=(common.INK, common.PAPER), ramps=()))
+
+    def board(image: Image.Image) -> None:
+        image.paste(piece, (30, 20), piece)
+        common.swatch(frames.draw_on(image), (100, 20, 128, 48), seat)
+
+    picture = labels.read_one(frames.picture, None, common.blank(200, 80), design, board)
+    on_piece, on_swatch = picture.of([labels.MARK])
+    assert on_piece.text == on_swatch.text == seat
+    ink = piece.getchannel("A").point(lambda a: 255 if a >= 128 else 0).getbbox()
+    assert ink is not None
+    drawn = (ink[0] + 30, ink[1] + 20, ink[2] + 30, ink[3] + 20)
+    assert all(abs(a - b) <= 1 for a, b in zip(on_piece.box, drawn, strict=True)), (
+        on_piece.box, drawn)
+    assert on_swatch.box[0] >= 100 and on_swatch.box[2] <= 128
+    assert not picture.of()  # not a label a player names
