@@ -403,9 +403,9 @@ def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: floa
             drawn.append([(cx + x * math.cos(turn) - y * math.sin(turn),
                            cy + x * math.sin(turn) + y * math.cos(turn)) for x, y in arm])
             draw.polygon(drawn[-1], fill=colour)
-    elif shape == "bar":
-        drawn.append([(cx - r, cy - r * 0.35), (cx + r, cy + r * 0.35)])
-        draw.rectangle((cx - r, cy - r * 0.35, cx + r, cy + r * 0.35), fill=colour)
+    elif shape == "bar":  # five by three: as tall as it can be and not read as a square
+        drawn.append([(cx - r, cy - r * 0.6), (cx + r, cy + r * 0.6)])
+        draw.rectangle((cx - r, cy - r * 0.6, cx + r, cy + r * 0.6), fill=colour)
     else:
         drawn.append([(cx - r, cy - r), (cx + r, cy + r)])
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(1, round(r / 2.5)))
@@ -559,8 +559,13 @@ def _swatch(colour: str, width: int, height: int) -> Image.Image:
     draw = traced(picture)
     draw.rounded_rectangle((0, 0, width, height), radius=6, fill=seat_colour(colour).fill,
                            outline=INK, width=2)
-    seat_mark(draw, (width / 2, height / 2), min(width, height) * 0.55, colour)
+    seat_mark(draw, (width / 2, height / 2), min(width, height) * SWATCH_MARK, colour)
     return marked(picture, colour)
+
+
+SWATCH_MARK = 0.7
+"""A swatch's mark's side, as a share of the swatch's: as large as its rim leaves room for
+(a hand's 30 px swatch: a bar 12 px tall, 7 px on a phone)."""
 
 
 def seat_row_head(draw: Draw, y: int, height: int, width: int, seat: str,
