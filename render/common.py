@@ -356,11 +356,22 @@ SEAT_NAMES = tuple(_FILLS)
 """Every colour a seat may have."""
 
 
+_TINT_SHARES: dict[str, float] = {"red": 0.3, "blue": 0.4, "green": 0.7, "yellow": 0.45,
+                                  "grey": 0.4}
+"""How much white each seat's tint (its areas: a territory, a derrick's space) mixes into its
+fill: a pale green and a deeper red and blue, so that every pair of tints that can sit at
+one table stays at least 20 apart in CAM02-UCS under simulated deuteranopia, protanopia and
+tritanopia, each still its seat's hue (tests/test_render_colour.py); others take
+:data:`TINT_SHARE`."""
+TINT_SHARE = 0.45
+
+
 @cache
 def seat_colour(name: str) -> SeatColour:
     """The palette entry of a seat colour; an unknown name gets a neutral grey."""
     fill, ink = _FILLS.get(name, _FILLS["grey"])
-    return SeatColour(fill, ink, mix(fill, (255, 255, 255), 0.45))
+    share = _TINT_SHARES.get(name if name in _FILLS else "grey", TINT_SHARE)
+    return SeatColour(fill, ink, mix(fill, (255, 255, 255), share))
 
 
 MARK_KEY = "seat_mark"
