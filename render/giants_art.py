@@ -54,7 +54,12 @@ FILL_RIM = 3
 """The seat's fill left round a mark on a token, inside its rim: the token still reads as
 the seat's colour."""
 BADGE = MARK + 2 * (2 + FILL_RIM)
-"""The side of the corner badge that carries a marker's mark on an item."""
+"""The side of a tribe marker, and of the corner badge that carries one on an item."""
+WORKER = BADGE + 2
+"""A worker disc's diameter: a round token needs more fill round its mark than a square
+one to read as the seat's colour."""
+RESERVED_H = MARK + 8
+"""A reservation's height: its mark with the seat's fill round it."""
 
 
 def _digits_width(text: str) -> int:
@@ -124,10 +129,6 @@ def worker(colour: str) -> Image.Image:
         seat_mark(draw, (WORKER / 2 * k, WORKER / 2 * k), MARK * k, colour)
     return marked(sprite(WORKER, WORKER, paint), colour)
 
-
-WORKER = BADGE + 2
-"""A worker disc's diameter: a round token needs more fill round its mark than a square
-one to read as the seat's colour."""
 
 
 @cache
@@ -276,9 +277,6 @@ def reservation(colour: str) -> Image.Image:
         seat_mark(draw, (15 * k, RESERVED_H / 2 * k), MARK * k, colour)
     return marked(sprite(30, RESERVED_H, paint), colour)
 
-
-RESERVED_H = MARK + 8
-"""A reservation's height: its mark with the seat's fill round it."""
 
 
 @cache
