@@ -192,9 +192,11 @@ LABELS = "labels"
 (a static layer, a sprite), as :class:`Drawn` in its own pixels."""
 KIND = "label_kind"
 """Key in a picture's ``info``: what the texts drawn on it now are (see :func:`labelling`)."""
-KINDS = ("hex", "ahu", "space", "field", "number", "text")
+KINDS = ("hex", "ahu", "space", "field", "number", "text", "mark")
 """What a label is: a hex's, an ahu's or a space's name (labels players name in moves), a
-field's name (a column title), a number on a piece, or any other text."""
+field's name (a column title), a number on a piece, any other text, or a seat's mark on a
+piece (:func:`seat_mark`; its text is the seat): a mark is read where a phone shows it as a
+label is, so it is noted and read back as one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,11 +356,22 @@ SEAT_NAMES = tuple(_FILLS)
 """Every colour a seat may have."""
 
 
+_TINT_SHARES: dict[str, float] = {"red": 0.3, "blue": 0.4, "green": 0.7, "yellow": 0.45,
+                                  "grey": 0.4}
+"""How much white each seat's tint (its areas: a territory, a derrick's space) mixes into its
+fill: a pale green and a deeper red and blue, so that every pair of tints that can sit at
+one table stays at least 20 apart in CAM02-UCS under simulated deuteranopia, protanopia and
+tritanopia, each still its seat's hue (tests/test_render_colour.py); others take
+:data:`TINT_SHARE`."""
+TINT_SHARE = 0.45
+
+
 @cache
 def seat_colour(name: str) -> SeatColour:
     """The palette entry of a seat colour; an unknown name gets a neutral grey."""
     fill, ink = _FILLS.get(name, _FILLS["grey"])
-    return SeatColour(fill, ink, mix(fill, (255, 255, 255), 0.45))
+    share = _TINT_SHARES.get(name if name in _FILLS else "grey", TINT_SHARE)
+    return SeatColour(fill, ink, mix(fill, (255, 255, 255), share))
 
 
 MARK_KEY = "seat_mark"
@@ -370,32 +383,49 @@ def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: floa
               seat: str, ink: Any = None) -> None:
     """Draw ``seat``'s mark (:data:`SEAT_MARKS`) filling a square of side ``size`` centred on
     ``centre``, in ``ink`` (default: the seat's ink, which reads on its fill). Coordinates are
-    the drawing's own (a sprite's, times its scale)."""
+    the drawing's own (a sprite's, times its scale).
+
+    On a picture that notes its labels (:func:`traced`: a sprite, a swatch), the box of the
+    mark's shape is noted as a label of kind ``mark`` named after the seat, so that its size
+    where a phone shows it is read back as a label's is (:mod:`render.labels`)."""
     colour = seat_colour(seat).ink if ink is None else ink
     cx, cy = centre
     r = size / 2
     shape = SEAT_MARKS.get(seat, "ring")
+    drawn: list[list[tuple[float, float]]] = []
     if shape == "triangle":
-        draw.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=colour)
+        drawn.append([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)])
+        draw.polygon(drawn[-1], fill=colour)
     elif shape == "square":
         s = r * 0.85
+        drawn.append([(cx - s, cy - s), (cx + s, cy + s)])
         draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=colour)
     elif shape == "circle":
+        drawn.append([(cx - r, cy - r), (cx + r, cy + r)])
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
     elif shape == "diamond":
-        draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=colour)
+        drawn.append([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)])
+        draw.polygon(drawn[-1], fill=colour)
     elif shape in ("plus", "cross"):
         w = r * 0.38
         arms = [((-r, -w), (r, -w), (r, w), (-r, w)), ((-w, -r), (w, -r), (w, r), (-w, r))]
         turn = math.radians(45 if shape == "cross" else 0)
         for arm in arms:
-            draw.polygon([(cx + x * math.cos(turn) - y * math.sin(turn),
-                           cy + x * math.sin(turn) + y * math.cos(turn)) for x, y in arm],
-                         fill=colour)
-    elif shape == "bar":
-        draw.rectangle((cx - r, cy - r * 0.35, cx + r, cy + r * 0.35), fill=colour)
+            drawn.append([(cx + x * math.cos(turn) - y * math.sin(turn),
+                           cy + x * math.sin(turn) + y * math.cos(turn)) for x, y in arm])
+            draw.polygon(drawn[-1], fill=colour)
+    elif shape == "bar":  # five by three: as tall as it can be and not read as a square
+        drawn.append([(cx - r, cy - r * 0.6), (cx + r, cy + r * 0.6)])
+        draw.rectangle((cx - r, cy - r * 0.6, cx + r, cy + r * 0.6), fill=colour)
     else:
+        drawn.append([(cx - r, cy - r), (cx + r, cy + r)])
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(1, round(r / 2.5)))
+    picture = getattr(draw, "picture", None)
+    if isinstance(picture, Image.Image):
+        points = [point for part in drawn for point in part]
+        note_labels(picture, (Drawn(seat, "mark", (
+            min(x for x, _ in points), min(y for _, y in points),
+            max(x for x, _ in points), max(y for _, y in points))),))
 
 
 def marked(picture: Image.Image, seat: str) -> Image.Image:
@@ -537,11 +567,16 @@ def swatch(draw: Draw, box: tuple[int, int, int, int], colour: str) -> None:
 @cache
 def _swatch(colour: str, width: int, height: int) -> Image.Image:
     picture = Image.new("RGBA", (width + 1, height + 1), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(picture)
+    draw = traced(picture)
     draw.rounded_rectangle((0, 0, width, height), radius=6, fill=seat_colour(colour).fill,
                            outline=INK, width=2)
-    seat_mark(draw, (width / 2, height / 2), min(width, height) * 0.55, colour)
+    seat_mark(draw, (width / 2, height / 2), min(width, height) * SWATCH_MARK, colour)
     return marked(picture, colour)
+
+
+SWATCH_MARK = 0.7
+"""A swatch's mark's side, as a share of the swatch's: as large as its rim leaves room for
+(a hand's 30 px swatch: a bar 12 px tall, 7 px on a phone)."""
 
 
 def seat_row_head(draw: Draw, y: int, height: int, width: int, seat: str,

@@ -15,6 +15,7 @@ from render.common import (
     HIGHLIGHT,
     INK,
     RGB,
+    carry_labels,
     font,
     marked,
     seat_colour,
@@ -45,8 +46,20 @@ PUKAO_TOP: RGB = (212, 110, 80)
 CHIP_H = 24
 """Height of every chip drawn on a hex (figures, logs, items, forest tiles)."""
 DIGITS = 16
-MARK = 11
-"""The side of a seat's mark on its pieces (render.common.seat_mark)."""
+MARK = 14
+"""The side of a seat's mark on its pieces (render.common.seat_mark): its least tall shape
+(a square, 0.85 of it) 11.9 px tall, 7 px on a phone showing a focus (render.focus, 504 px
+wide) or a screen 302 px across."""
+FILL_RIM = 3
+"""The seat's fill left round a mark on a token, inside its rim: the token still reads as
+the seat's colour."""
+BADGE = MARK + 2 * (2 + FILL_RIM)
+"""The side of a tribe marker, and of the corner badge that carries one on an item."""
+WORKER = BADGE + 2
+"""A worker disc's diameter: a round token needs more fill round its mark than a square
+one to read as the seat's colour."""
+RESERVED_H = MARK + 8
+"""A reservation's height: its mark with the seat's fill round it."""
 
 
 def _digits_width(text: str) -> int:
@@ -93,14 +106,15 @@ def figures(colour: str, workers: int, sorcerer: bool, chief: bool) -> Image.Ima
 
 
 @cache
-def marker(colour: str, size: int = 14) -> Image.Image:
+def marker(colour: str, size: int = BADGE) -> Image.Image:
     """A tribe marker: a square token in the seat's colour."""
     pal = seat_colour(colour)
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rounded_rectangle((k, k, (size - 1) * k, (size - 1) * k), radius=3 * k,
                                fill=pal.fill, outline=INK, width=2 * k)
-        seat_mark(draw, (size / 2 * k, size / 2 * k), (size - 2) * 0.55 * k, colour)
+        seat_mark(draw, (size / 2 * k, size / 2 * k), (size - 2 * (2 + FILL_RIM)) * k,
+                  colour)
     return marked(sprite(size, size, paint), colour)
 
 
@@ -110,20 +124,24 @@ def worker(colour: str) -> Image.Image:
     pal = seat_colour(colour)
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
-        draw.ellipse((k, k, 21 * k, 21 * k), fill=pal.fill, outline=INK, width=2 * k)
-        seat_mark(draw, (11 * k, 11 * k), 11 * k, colour)
-    return marked(sprite(22, 22, paint), colour)
+        draw.ellipse((k, k, (WORKER - 1) * k, (WORKER - 1) * k), fill=pal.fill, outline=INK,
+                     width=2 * k)
+        seat_mark(draw, (WORKER / 2 * k, WORKER / 2 * k), MARK * k, colour)
+    return marked(sprite(WORKER, WORKER, paint), colour)
+
 
 
 @cache
 def counted(kind: str, colour: str, count: int) -> Image.Image:
     """A marker or a worker with its count (``×n``) beside it."""
-    pic = marker(colour, 18) if kind == "marker" else worker(colour)
+    pic = marker(colour) if kind == "marker" else worker(colour)
     text = f"×{count}"
     width = pic.width + 4 + _digits_width(text)
-    out = Image.new("RGBA", (width, CHIP_H), (0, 0, 0, 0))
-    out.paste(pic, (0, (CHIP_H - pic.height) // 2), pic)
-    ImageDraw.Draw(out).text((pic.width + 4, CHIP_H / 2), text, font=font(DIGITS, True),
+    height = max(CHIP_H, pic.height)
+    out = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    out.paste(pic, (0, (height - pic.height) // 2), pic)
+    carry_labels(out, pic, (0, (height - pic.height) // 2))  # its mark
+    ImageDraw.Draw(out).text((pic.width + 4, height / 2), text, font=font(DIGITS, True),
                              fill=INK, anchor="lm")
     return marked(out, colour)
 
@@ -137,7 +155,7 @@ def item_tag(kind: str, number: int, size: int, marker_colour: str | None,
     text = str(number)
     pips = 7 if kind == "moai" else 0
     body = 4 + pips + _digits_width(text) + 4
-    width = body + (7 if marker_colour else 0)
+    width = body + (BADGE - 6 if marker_colour else 0)
     fill = STONE if kind == "moai" else SCORIA
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
@@ -153,9 +171,9 @@ def item_tag(kind: str, number: int, size: int, marker_colour: str | None,
                   anchor="lm")
         if marker_colour:
             pal = seat_colour(marker_colour)
-            draw.rounded_rectangle(((width - 13) * k, 0, width * k, 13 * k), radius=3 * k,
-                                   fill=pal.fill, outline=INK, width=2 * k)
-            seat_mark(draw, ((width - 6.5) * k, 6.5 * k), 6 * k, marker_colour)
+            draw.rounded_rectangle(((width - BADGE) * k, 0, width * k, BADGE * k),
+                                   radius=3 * k, fill=pal.fill, outline=INK, width=2 * k)
+            seat_mark(draw, ((width - BADGE / 2) * k, BADGE / 2 * k), MARK * k, marker_colour)
     picture = sprite(width, CHIP_H, paint)
     return marked(picture, marker_colour) if marker_colour else picture
 
@@ -227,11 +245,11 @@ def statue(size: int, headdress: bool = False, base: str | None = None,
         draw.rectangle((0, (total - foot) * k, (width - 1) * k, (total - 1) * k), fill=fill,
                        outline=INK if base else RIM, width=k)
         if base:  # the owner's mark on a disc of its colour, at the statue's foot
-            r = 6 * scale
+            r = (MARK / 2 + FILL_RIM) * scale
             cx, cy = width / 2 * k, (total - foot - r) * k
             draw.ellipse((cx - r * k, cy - r * k, cx + r * k, cy + r * k), fill=fill,
                          outline=INK, width=k)
-            seat_mark(draw, (cx, cy), r * 1.2 * k, base)
+            seat_mark(draw, (cx, cy), MARK * scale * k, base)
     picture = sprite(width, total, paint)
     return marked(picture, base) if base else picture
 
@@ -254,9 +272,11 @@ def reservation(colour: str) -> Image.Image:
     pal = seat_colour(colour)
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
-        draw.rectangle((k, k, 29 * k, 13 * k), fill=pal.fill, outline=WHITE, width=2 * k)
-        seat_mark(draw, (15 * k, 7 * k), 9 * k, colour)
-    return marked(sprite(30, 14, paint), colour)
+        draw.rectangle((k, k, 29 * k, (RESERVED_H - 1) * k), fill=pal.fill, outline=WHITE,
+                       width=2 * k)
+        seat_mark(draw, (15 * k, RESERVED_H / 2 * k), MARK * k, colour)
+    return marked(sprite(30, RESERVED_H, paint), colour)
+
 
 
 @cache

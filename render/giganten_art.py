@@ -37,6 +37,10 @@ CELL = 58
 """Side of a landscape space in pixels."""
 TILE = 46
 """Side of a tile or derrick on its space."""
+MARK = 19.5
+"""The side of a seat's mark on a derrick or a truck (render.common.seat_mark): its least
+tall shape (the grey seat's bar, 0.6 of it) 11.7 px tall, 7 px on a phone showing a focus
+(render.focus, 504 px wide) 302 px across."""
 
 WHITE: RGB = (255, 255, 255)
 MUTED: RGB = (96, 96, 104)
@@ -102,8 +106,9 @@ def hidden_tile(label: str, kind: int, value: int | None, peekers: tuple[str, ..
 
 @cache
 def derrick(label: str, owner: str, chips: int) -> Image.Image:
-    """A built derrick on its space: the owner's tint, the label, the tower in the owner's colour
-    and the chips still in it on a black oil drop."""
+    """A built derrick on its space: the owner's tint and rim, the label, the owner's mark
+    (dark on the tint: large enough to read on a phone, where the tower it replaces was) and
+    the chips still in it on a black oil drop."""
     pal = seat_colour(owner)
     size = TILE
 
@@ -115,12 +120,10 @@ def derrick(label: str, owner: str, chips: int) -> Image.Image:
         with labelling(draw, "space"):
             draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=INK,
                       anchor="mm")
-        _derrick_shape(draw, 13 * k, 18 * k, 24 * k, pal.fill, INK, k)
-        draw.ellipse((23 * k, 20 * k, 43 * k, 40 * k), fill=OIL, outline=WHITE, width=k)
-        draw.text((33 * k, 30.5 * k), str(chips), font=font(15 * k, True), fill=WHITE,
+        seat_mark(draw, (13.5 * k, 31 * k), MARK * k, owner, INK)
+        draw.ellipse((24 * k, 21 * k, 43 * k, 40 * k), fill=OIL, outline=WHITE, width=k)
+        draw.text((33.5 * k, 31 * k), str(chips), font=font(15 * k, True), fill=WHITE,
                   anchor="mm")
-        draw.ellipse((7 * k, 29 * k, 19 * k, 41 * k), fill=pal.fill, outline=INK, width=k)
-        seat_mark(draw, (13 * k, 35 * k), 6.5 * k, owner)
     return marked(sprite(size, size, paint), owner)
 
 
@@ -137,22 +140,22 @@ def spent_mark() -> Image.Image:
 @cache
 def truck(colour: str) -> Image.Image:
     """A seat's truck: body and cab in its colour, dark wheels, a white rim to lift it off the
-    terrain."""
+    terrain; the body tall enough for the seat's mark at a size a phone shows."""
     pal = seat_colour(colour)
-    w, h = 50, 36
+    w, h = 54, 40
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
-        draw.rounded_rectangle((1 * k, 3 * k, 33 * k, 27 * k), radius=3 * k, fill=pal.fill,
+        draw.rounded_rectangle((1 * k, 3 * k, 35 * k, 31 * k), radius=3 * k, fill=pal.fill,
                                outline=WHITE, width=3 * k)
-        draw.rounded_rectangle((31 * k, 10 * k, 49 * k, 27 * k), radius=4 * k, fill=pal.fill,
+        draw.rounded_rectangle((33 * k, 12 * k, 53 * k, 31 * k), radius=4 * k, fill=pal.fill,
                                outline=WHITE, width=3 * k)
-        draw.rectangle((37 * k, 13 * k, 45 * k, 18 * k), fill=WHITE)
-        draw.rounded_rectangle((3 * k, 5 * k, 31 * k, 25 * k), radius=2 * k, outline=INK,
+        draw.rectangle((39 * k, 15 * k, 47 * k, 21 * k), fill=WHITE)
+        draw.rounded_rectangle((3 * k, 5 * k, 33 * k, 29 * k), radius=2 * k, outline=INK,
                                width=k)
-        for cx in (11, 40):
-            draw.ellipse(((cx - 6) * k, 23 * k, (cx + 6) * k, 35 * k), fill=INK,
+        for cx in (12, 44):
+            draw.ellipse(((cx - 6) * k, 27 * k, (cx + 6) * k, 39 * k), fill=INK,
                          outline=WHITE, width=k)
-        seat_mark(draw, (17 * k, 14 * k), 13 * k, colour)
+        seat_mark(draw, (18 * k, 17 * k), MARK * k, colour)
     return marked(sprite(w, h, paint), colour)
 
 
@@ -174,7 +177,7 @@ def locomotive(colour: str, position: int | None) -> Image.Image:
             draw.ellipse(((cx - 4) * k, 25 * k, (cx + 4) * k, 33 * k), fill=INK, outline=WHITE,
                          width=k)
         if colour != "black":
-            seat_mark(draw, (10 * k, 22 * k), 11 * k, colour)
+            seat_mark(draw, (10 * k, 22 * k), 13 * k, colour)
         if position is not None:
             draw.text((27 * k if colour != "black" else 21 * k, 22 * k), str(position),
                       font=font(16 * k, True), fill=pal.ink, anchor="mm")
@@ -198,8 +201,8 @@ def chip_disc(colour: str, count: int, faded: bool = False) -> Image.Image:
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.ellipse((k, k, 33 * k, 33 * k), fill=fill, outline=OIL, width=2 * k)
-        seat_mark(draw, (17 * k, 8.5 * k), 7 * k, colour, ink)
-        draw.text((17 * k, 21 * k), str(count), font=font(16 * k, True), fill=ink, anchor="mm")
+        seat_mark(draw, (17 * k, 9.5 * k), 9.5 * k, colour, ink)
+        draw.text((17 * k, 22 * k), str(count), font=font(16 * k, True), fill=ink, anchor="mm")
     return marked(sprite(34, 34, paint), colour)
 
 

@@ -9,7 +9,8 @@ layer and the operations recorded on its :class:`render.frames.Sheet`. A label i
   ahu and space names, column titles, the key);
 - a text the picture drew itself: a paste of its ink through the text's coverage mask, which
   names its text (``render.common.TEXT``);
-- a text on a sprite the picture pasted (a number on a piece), noted on the sprite.
+- a text on a sprite the picture pasted (a number on a piece), noted on the sprite;
+- a seat's mark on a piece (kind :data:`MARK`), noted on the piece's sprite as its texts are.
 
 Its kind (:data:`render.common.KINDS`) is what the renderer said it is
 (:func:`render.common.labelling`). A later operation *covers* a label when it may put a
@@ -46,6 +47,13 @@ PHONE_WIDTH = 340
 width."""
 MIN_SHOWN = 7
 """The least height, in CSS pixels, that a label must have there to be read."""
+ATTACHMENT_WIDTH = 302
+"""CSS pixels across that a 390-point phone shows a message's picture in the chat (a board, a
+focus, a seat's screen or hand): narrower than the message, within its margins."""
+MARK = "mark"
+"""The kind of a seat's mark on a piece (:func:`render.common.seat_mark`), read back as a
+label (its text the seat) so that its size where a phone shows it is measured as a label's.
+Not in :data:`ALL`: it is not a text."""
 ALL = frozenset({"hex", "ahu", "space", "field", "number", "text"})
 """Every kind of label."""
 

@@ -178,12 +178,22 @@ LABEL_DY = 36
 NUMBER_SIZE = 38
 """The size of the numbers on the pieces and sites: as tall as the hexes' labels."""
 DISC = 58
-"""A stack's disc, wide enough for two digits."""
-DISC_DY = 34
+"""A stack's width, enough for two digits."""
+MARK = 14
+"""The side of a seat's mark on its pieces (render.common.seat_mark): its least tall shape
+(a square, 0.85 of it) 11.9 px tall, 7 px on a phone showing a focus (render.focus)."""
+STACK_H = 62
+"""A stack's height: a disc drawn out below its number, for the seat's mark."""
+DISC_DY = 32
+"""How far below a hex's centre its stack's middle lies: its foot clear of the site's
+label below (which its pill's rim leaves room for)."""
 CHIEF_W = 30
 CHIEF_DY = -5
 """A territory's pieces stand in the column below its label, between the sites on its
-corners: the chief over the stack's disc."""
+corners: the chief's crown (its middle this far below the hex's centre) over the stack."""
+CHIEF_UP = round(DISC_DY - STACK_H / 2 - CHIEF_DY + 40 * CHIEF_W / 44 / 2)
+"""How far a chief's crown rises over its stack's top: the stack is drawn over the crown's
+foot, as one piece with one mark."""
 
 
 def site_label(site: str) -> str:
@@ -193,32 +203,47 @@ def site_label(site: str) -> str:
 
 
 @cache
-def token_disc(colour: str, count: int) -> Image.Image:
-    """A seat's stack: a disc in its colour with the number of tokens."""
+def token_disc(colour: str, count: int, crowned: bool = False) -> Image.Image:
+    """A seat's stack: a disc drawn out tall in its colour, the number of tokens, the seat's
+    mark below it; ``crowned``: with the chief's crown rising behind its top (one piece, one
+    mark: a mark of its own would not fit the crown at a size a phone shows)."""
     pal = seat_colour(colour)
+    top = CHIEF_UP if crowned else 0
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
-        draw.ellipse((k, k, (DISC - 1) * k, (DISC - 1) * k), fill=pal.fill, outline=INK,
-                     width=2 * k)
-        draw.text((DISC / 2 * k, (DISC / 2 - 4) * k), str(count),
+        if crowned:
+            _crown(draw, (DISC - CHIEF_W) / 2 * k, 0, CHIEF_W / 44 * k, pal.fill, 2 * k)
+        draw.rounded_rectangle((k, (top + 1) * k, (DISC - 1) * k, (top + STACK_H - 1) * k),
+                               radius=(DISC / 2 - 1) * k, fill=pal.fill, outline=INK,
+                               width=2 * k)
+        draw.text((DISC / 2 * k, (top + DISC / 2 - 4) * k), str(count),
                   font=font(NUMBER_SIZE * k, True), fill=pal.ink, anchor="mm")
-        seat_mark(draw, (DISC / 2 * k, (DISC - 9) * k), 8 * k, colour)  # below the number
-    return marked(sprite(DISC, DISC, paint), colour)
+        seat_mark(draw, (DISC / 2 * k, (top + STACK_H - 7 - MARK / 2) * k), MARK * k,
+                  colour)  # below the number
+    return marked(sprite(DISC, top + STACK_H, paint), colour)
+
+
+def _crown(draw: ImageDraw.ImageDraw, x: float, y: float, f: float, fill: RGB,
+           line: int) -> None:
+    """The chief's crown, 44 x 40 units of ``f`` pixels, its top left at (x, y), its rim
+    ``line`` wide."""
+    shape = [(4, 34), (4, 10), (14, 20), (22, 4), (30, 20), (40, 10), (40, 34)]
+    draw.polygon([(x + px * f, y + py * f) for px, py in shape], fill=fill, outline=INK,
+                 width=line)
+    for px, py in ((4, 8), (22, 4), (40, 8)):
+        draw.ellipse((x + (px - 3) * f, y + (py - 3) * f, x + (px + 3) * f, y + (py + 3) * f),
+                     fill=INK)
 
 
 @cache
 def chief(colour: str, width: int = 44) -> Image.Image:
-    """The chief: a crown in the seat's colour, ``width`` pixels wide."""
+    """The chief alone (the key's): a crown in the seat's colour, ``width`` pixels wide;
+    on the board it stands behind its stack (:func:`token_disc`)."""
     pal = seat_colour(colour)
     f = width / 44
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
-        shape = [(4, 34), (4, 10), (14, 20), (22, 4), (30, 20), (40, 10), (40, 34)]
-        draw.polygon([(x * f * k, y * f * k) for x, y in shape], fill=pal.fill, outline=INK,
-                     width=2 * k)
-        for x, y in ((4, 8), (22, 4), (40, 8)):
-            draw.ellipse(((x - 3) * f * k, (y - 3) * f * k, (x + 3) * f * k, (y + 3) * f * k),
-                         fill=INK)
+        _crown(draw, 0, 0, f * k, pal.fill, 2 * k)
         seat_mark(draw, (22 * f * k, 27 * f * k), 11 * f * k, colour)
     return marked(sprite(width, round(40 * f), paint), colour)
 
@@ -259,36 +284,48 @@ def makemake_figure(size: int, faded: bool = False) -> Image.Image:
 @cache
 def site_pill(label: str, colour: str | None, offered: bool = False) -> Image.Image:
     """A site's label in a pill: white while empty, else the Tangata Manu's colour in a halo,
-    its seat's mark on a badge over the pill's left end. The label stays where the empty
-    pill of the static layer has it (the same box: drawn again, not covered); the badge
-    hangs off the pill's end, clear of the label."""
+    its seat's mark on a badge hanging off the pill's middle. The label stays where the
+    empty pill of the static layer has it (the same box: drawn again, not covered); the
+    badge hangs between the two hexes on one side of the site, clear of their labels and
+    stacks: above it when the site is a hex's top corner (that hex's label lies below), else
+    below (off the pill's end it would reach a hex's label beside it)."""
     w, h = SITE_W, SITE_H
     rim = 4 if offered else 3 if colour else 0
     halo = HIGHLIGHT if offered else WHITE
-    out = BADGE / 2 - rim if colour else 0  # the badge's overhang, on both sides: centred
+    down = BADGE - 3 - rim if colour else 0  # the badge's overhang, above too: centred
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         fill, ink = (WHITE, INK) if colour is None else (seat_colour(colour).fill,
                                                          seat_colour(colour).ink)
         if rim:
-            draw.rounded_rectangle((out * k, 0, (out + w + 2 * rim) * k, (h + 2 * rim) * k),
+            draw.rounded_rectangle((0, down * k, (w + 2 * rim) * k, (down + h + 2 * rim) * k),
                                    radius=(h / 2 + rim) * k, fill=halo)
-        left = out + rim
-        box = (left * k, rim * k, (left + w) * k, (rim + h) * k)
+        top = down + rim
+        box = (rim * k, top * k, (rim + w) * k, (top + h) * k)
         draw.rounded_rectangle(box, radius=h / 2 * k, fill=fill, outline=INK, width=2 * k)
-        draw.text(((left + w / 2) * k, (rim + h / 2 + 0.5) * k), site_label(label),
+        draw.text(((rim + w / 2) * k, (top + h / 2 + 0.5) * k), site_label(label),
                   font=font(NUMBER_SIZE * k, True), fill=ink, anchor="mm")
         if colour is not None:
-            cy = rim + h / 2
-            draw.ellipse((0, (cy - BADGE / 2) * k, BADGE * k, (cy + BADGE / 2) * k),
-                         fill=seat_colour(colour).fill, outline=INK, width=2 * k)
-            seat_mark(draw, (BADGE / 2 * k, cy * k), BADGE * 0.55 * k, colour)
-    picture = sprite(round(w + 2 * rim + 2 * out), h + 2 * rim, paint, kind="space")
+            cx = rim + w / 2
+            cy = top + 3 - BADGE / 2 if _tops_a_hex(label) else top + h - 3 + BADGE / 2
+            draw.ellipse(((cx - BADGE / 2) * k, (cy - BADGE / 2) * k, (cx + BADGE / 2) * k,
+                          (cy + BADGE / 2) * k), fill=seat_colour(colour).fill, outline=INK,
+                         width=2 * k)
+            seat_mark(draw, (cx * k, cy * k), MARK * k, colour)
+    picture = sprite(w + 2 * rim, h + 2 * rim + 2 * down, paint, kind="space")
     return marked(picture, colour) if colour is not None else picture
 
 
-BADGE = 18
-"""Diameter of the badge that carries a Tangata Manu's seat mark."""
+def _tops_a_hex(site: str) -> bool:
+    """Whether ``site`` is a territory's top corner (the corner one board unit above its
+    centre)."""
+    x, y = SITE_XY.get(site, (0.0, 0.0))
+    return any(abs(hx - x) < 0.01 and abs(hy - 1 - y) < 0.01 for hx, hy in HEX_XY.values())
+
+
+BADGE = MARK + 10
+"""Diameter of the badge that carries a Tangata Manu's seat mark (the seat's fill round
+it)."""
 
 
 # --- the static layers -------------------------------------------------------------------------
@@ -521,8 +558,8 @@ def _draw_pieces(image: Image.Image, view: dict[str, Any]) -> None:
         if cell["moai"]:
             paste_centred(image, moai(70), (cx, cy + 14))
         elif cell["owner"] and cell["chief"]:
-            paste_centred(image, chief(cell["owner"], CHIEF_W), (cx, cy + CHIEF_DY))
-            paste_centred(image, token_disc(cell["owner"], cell["tokens"]), (cx, cy + DISC_DY))
+            paste_centred(image, token_disc(cell["owner"], cell["tokens"], True),
+                          (cx, cy + DISC_DY - CHIEF_UP / 2))
         elif cell["owner"]:
             paste_centred(image, token_disc(cell["owner"], cell["tokens"]), (cx, cy + DISC_DY))
     for site, colour in view["sites"].items():

@@ -139,6 +139,6 @@ def test_a_swatch_pasted_is_the_swatch_drawn(colour: str) -> None:
                                                 fill=common.seat_colour(colour).fill,
                                                 outline=common.INK, width=2)
         common.seat_mark(ImageDraw.Draw(drawn), (left + width / 2, top + height / 2),
-                         min(width, height) * 0.55, colour)
+                         min(width, height) * common.SWATCH_MARK, colour)
         common.swatch(common.Draw(pasted), box, colour)
         assert ImageChops.difference(drawn, pasted).getbbox() is None, (colour, box)

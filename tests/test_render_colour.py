@@ -16,13 +16,15 @@ import pytest
 from colorspacious import cspace_convert, deltaE
 from PIL import Image
 
-from render.common import CHANGED, HIGHLIGHT, RGB, seat_colour
+from render.common import CHANGED, HIGHLIGHT, INK, RGB, seat_colour
 from rules import giants, giganten, makemake
 from scripts import colour_sim
 
 MIN_APART = 20.0
 VISIONS = ("deuteranomaly", "protanomaly", "tritanomaly")
 GAMES = {"giants": giants, "giganten": giganten, "makemake": makemake}
+TINTED = ("giganten", "makemake")
+"""The games that draw seats' tints: Make Make's territories, Giganten's derricks' spaces."""
 
 
 def simulated(colour: RGB, vision: str | None) -> np.ndarray:
@@ -81,6 +83,29 @@ def test_each_seat_still_reads_as_its_name(name: str) -> None:
     assert saturation >= 0.5
 
 
+@pytest.mark.parametrize("game", TINTED)
+@pytest.mark.parametrize("vision", (None, *VISIONS))
+def test_every_pair_of_tints_at_one_table_stays_apart(game: str, vision: str | None) -> None:
+    """A territory (a derrick's space) is tinted with its owner's colour: the tints of any
+    two seats at one table stay as far apart as their fills, under any colour vision."""
+    for a, b in sorted(tables(GAMES[game])):
+        distance = apart(seat_colour(a).tint, seat_colour(b).tint, vision)
+        assert distance >= MIN_APART, (game, vision, a, b, round(distance, 1))
+
+
+@pytest.mark.parametrize("game", TINTED)
+def test_each_tint_still_reads_as_its_seat(game: str) -> None:
+    """A tint is its seat's fill mixed with white (the same hue, paler), nearer to its own
+    seat's fill than to any other's, and dark labels read on it (4.5:1)."""
+    colours = GAMES[game].COLOURS  # type: ignore[attr-defined]
+    for name in colours:
+        pal = seat_colour(name)
+        nearest = min(colours, key=lambda other: apart(pal.tint, seat_colour(other).fill, None))
+        assert nearest == name, (name, nearest)
+        assert all(t >= f for t, f in zip(pal.tint, pal.fill, strict=True)), name
+        assert contrast(pal.tint, INK) >= 4.5, name
+
+
 def test_grey_is_grey() -> None:
     fill = seat_colour("grey").fill
     assert max(fill) - min(fill) <= 8
@@ -103,17 +128,24 @@ def test_the_highlights_keep_their_meaning(vision: str | None) -> None:
             assert distance >= HIGHLIGHT_APART, (highlight, seat, vision, round(distance, 1))
 
 
+def luminance(colour: RGB) -> float:
+    """WCAG's relative luminance."""
+    parts = [c / 255 for c in colour]
+    linear = [p / 12.92 if p <= 0.04045 else ((p + 0.055) / 1.055) ** 2.4 for p in parts]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG's contrast ratio of two colours."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 def test_each_seat_ink_reads_on_its_fill() -> None:
     """The mark and numbers on a piece are drawn in its ink: at least 3:1 contrast (WCAG)."""
-    def luminance(colour: RGB) -> float:
-        parts = [c / 255 for c in colour]
-        linear = [p / 12.92 if p <= 0.04045 else ((p + 0.055) / 1.055) ** 2.4 for p in parts]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
     for name in {c for module in GAMES.values() for c in module.COLOURS}:  # type: ignore
         pal = seat_colour(name)
-        light, dark = sorted((luminance(pal.fill), luminance(pal.ink)), reverse=True)
-        assert (light + 0.05) / (dark + 0.05) >= 3, name
+        assert contrast(pal.fill, pal.ink) >= 3, name
 
 
 def test_the_side_by_side_picture_shows_the_board_and_its_simulation() -> None:

@@ -6,6 +6,10 @@ piece, a disc, a truck, a swatch at the head of a table row) must be named as ca
 seat's mark (``render.common.marked``), and its pixels must hold the mark: the seat's ink
 inside its fill. Every seat at the table has its row's swatch, and every seat with pieces on
 the board has them marked.
+
+The marks are read back from the same records (each noted on its piece as a label of kind
+``mark``, :mod:`render.labels`) and measured where a phone shows them: at least
+``render.labels.MIN_SHOWN`` (7 CSS px) tall on a focus and on a seat's screen or hand.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from render import common, frames
+from render import common, focus, frames, labels, palette
 from render import giants as giants_board
 from render import giganten as giganten_board
 from render import makemake as makemake_board
@@ -109,3 +113,91 @@ def test_the_seats_at_one_table_have_different_marks() -> None:
         colours = canvas_cases.MODULES[game].COLOURS
         marks = [common.SEAT_MARKS[c] for c in colours]
         assert len(set(marks)) == len(marks), game
+
+
+@pytest.mark.parametrize("seat", sorted(common.SEAT_MARKS))
+def test_a_mark_drawn_on_a_piece_is_read_back_with_the_box_of_its_shape(seat: str) -> None:
+    """The renderers' records hold each mark's box where the piece was pasted (what the
+    sizes below are measured on): the box of the pixels it covers half or more, within the one pixel
+    that antialiasing spreads."""
+    def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
+        common.seat_mark(draw, (20 * k, 20 * k), 16 * k, seat, (0, 0, 0))
+    piece = common.sprite(40, 40, paint)
+    design = palette.build(palette.Design(colours=(common.INK, common.PAPER), ramps=()))
+
+    def board(image: Image.Image) -> None:
+        image.paste(piece, (30, 20), piece)
+        common.swatch(frames.draw_on(image), (100, 20, 128, 48), seat)
+
+    picture = labels.read_one(frames.picture, None, common.blank(200, 80), design, board)
+    on_piece, on_swatch = picture.of([labels.MARK])
+    assert on_piece.text == on_swatch.text == seat
+    ink = piece.getchannel("A").point(lambda a: 255 if a >= 128 else 0).getbbox()
+    assert ink is not None
+    drawn = (ink[0] + 30, ink[1] + 20, ink[2] + 30, ink[3] + 20)
+    assert all(abs(a - b) <= 1 for a, b in zip(on_piece.box, drawn, strict=True)), (
+        on_piece.box, drawn)
+    assert on_swatch.box[0] >= 100 and on_swatch.box[2] <= 128
+    assert not picture.of()  # not a label a player names
+
+
+FOCUS_PLACES = {
+    "giants": lambda: [*giants_board.HEX_CR, *giants_board.ahu_spots()],
+    "giganten": lambda: list(giganten_board.GRID),
+    "makemake": lambda: [*makemake_board.HEX_XY, *makemake_board.SITE_XY],
+}
+"""Every place a focus may be about (render.focus): hexes and ahus, spaces, territories and
+sites."""
+PRIVATE = {"giants": giants_board.screen, "giganten": giganten_board.hand}
+"""The pictures a seat gets in its DMs: a screen, a hand (some 480 px wide)."""
+BOARD_LEAST = {"giants": 12, "giganten": 7, "makemake": 12}
+"""The least height, in the board's pixels, of every mark on a whole board (shown some
+1300 px wide in 302 CSS px: a quarter of it): as large as the pieces allow. Giganten's are
+smaller only off the landscape, on the stored chips' discs (a bar under the number) and the
+locomotives (beside their position), which no focus shows."""
+
+
+def _positions(game: str) -> list[tuple[Any, dict[str, Any]]]:
+    """The state and public view of one greedy game of each kind, at its middle and end."""
+    seats, seed = PLAYS[game]
+    steps = canvas_cases._played(game, seats, seed, "greedy")
+    module = canvas_cases.MODULES[game]
+    return [(steps[n][0], module.view(steps[n][0], None))
+            for n in (len(steps) // 2, len(steps) - 1)]
+
+
+def _shown(mark: labels.Label, width: int) -> float:
+    """A mark's height in CSS pixels on a phone showing a picture ``width`` px wide."""
+    return mark.height * min(1.0, labels.ATTACHMENT_WIDTH / width)
+
+
+@pytest.mark.parametrize("game", sorted(BOARDS))
+def test_every_mark_a_focus_shows_is_tall_enough_on_a_phone(game: str) -> None:
+    """A focus is the board cut at its own size, 504 px wide, shown 302 px across: every
+    mark inside any place's focus is MIN_SHOWN (7 CSS px) tall there."""
+    board = BOARDS[game]
+    for _, view in _positions(game):
+        whole = labels.read_one(board.board, view)
+        seen: set[tuple[str, labels.Box]] = set()
+        for box in {board.place_box(view, [place]) for place in FOCUS_PLACES[game]()}:
+            for mark in whole.cropped(box).of([labels.MARK]):
+                seen.add((mark.text, mark.box))
+                shown = _shown(mark, focus.FOCUS_WIDTH)
+                assert shown >= labels.MIN_SHOWN, (game, mark, round(shown, 1))
+        assert {seat for seat, _ in seen} == set(view["seats"]), seen  # every seat's pieces
+        # and on the whole board, as large as the pieces allow
+        least = min(whole.of([labels.MARK]), key=lambda mark: mark.height)
+        assert least.height >= BOARD_LEAST[game], (game, least)
+
+
+@pytest.mark.parametrize("game", sorted(PRIVATE))
+def test_every_mark_on_a_seats_private_picture_is_tall_enough_on_a_phone(game: str) -> None:
+    module = canvas_cases.MODULES[game]
+    for state, view in _positions(game):
+        for seat in view["seats"]:
+            picture = labels.read_one(PRIVATE[game], module.view(state, seat), seat, "en")
+            marks = picture.of([labels.MARK])
+            assert marks, (game, seat)
+            for mark in marks:
+                shown = _shown(mark, picture.size[0])
+                assert shown >= labels.MIN_SHOWN, (game, seat, mark, round(shown, 1))
