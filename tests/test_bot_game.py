@@ -570,8 +570,8 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     table = live.embeds[0]
     assert table.title == f"Make Make #{session.id} · 第1輪 · 紅色的回合"
     assert table.description == "現在輪到● **紅色**（alice）：放置、撤回或放棄。"
-    assert field(live, "玩家（標記）") == ("● **紅色**（alice）：0分 · "
-                                       "■ **藍色**（AI，標準）：0分 · ✚ **綠色**（AI，標準）：0分")
+    assert field(live, "玩家（標記）：分數") == (
+        "● **紅色**（alice）：0 · ■ **藍色**（AI，標準）：0 · ✚ **綠色**（AI，標準）：0")
     assert field(live, "目前").splitlines()[:2] == [
         "剩餘摩艾石像：12", "Make Make仍在中心"], "the title says the round; no safety cap"
     assert live.attachments[0].filename == "board.png"

@@ -23,17 +23,19 @@ async def test_the_live_table_pairs_each_seats_mark_with_its_player(simcord_env)
     names = [f.name for f in embed.fields]
     assert t("bot.marks.field", "en") not in names, "the marks share the players' line"
     assert "Scores" not in names
-    [players] = [f.value for f in embed.fields if f.name == t("bot.compact.players", "en")]
+    [players] = [f.value for f in embed.fields
+                 if f.name == t("bot.compact.players_points", "en")]
+    assert "Players (mark): points" in names, "the unit named once"
     assert len(players.splitlines()) == 1, "the seats share one line"
     seats = players.split(MARKS_BETWEEN)
     assert len(seats) == len(session.seats)
     for seat, part in zip(session.seats, seats, strict=True):
         assert part.startswith(f"{mark_symbol(seat.colour)} **"), part
-        assert part.endswith(": 0 points"), "each seat's score beside its mark"
+        assert part.endswith(": 0"), "each seat's score beside its mark"
     assert len({part.split()[0] for part in seats}) == len(session.seats), "marks differ"
-    assert seats[0] == "● **Red** (alice): 0 points"
-    assert seats[1] == "■ **Blue** (bob): 0 points"
-    assert seats[2] == "✚ **Green** (AI, standard): 0 points", "an AI seat says its level"
+    assert seats[0] == "● **Red** (alice): 0"
+    assert seats[1] == "■ **Blue** (bob): 0"
+    assert seats[2] == "✚ **Green** (AI, standard): 0", "an AI seat says its level"
     assert alice.mention not in players, "names, not mentions (an embed shows a raw number)"
     assert embed.description.startswith("Now: ● **Red** (alice), ■ **Blue** (bob)"), \
         "the status names the seats by mark too"

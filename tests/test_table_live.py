@@ -16,7 +16,15 @@ from bot.games import game_ui
 from bot.host.sessions import Host, Session
 from bot.host.store import SqliteStore
 from bot.table import desired
-from bot.table.live import LIVE_LOG_LINES, focus_now
+from bot.table.live import (
+    LIVE_LOG_LINES,
+    LIVE_LOG_ROWS,
+    ROW_COLUMNS,
+    _latest,
+    _width,
+    focus_now,
+)
+from bot.table.words import step_lines
 from render import giganten as render_giganten
 from render import makemake as render_makemake
 from render.i18n import t
@@ -71,7 +79,29 @@ async def test_the_live_message_shows_the_latest_few_log_lines(host: Host) -> No
     assert want.live is not None and want.live.embed is not None
     log = dict(want.live.embed.fields)[t("bot.table.log", "en")].splitlines()
     assert LIVE_LOG_LINES < LOG_LINES
-    assert len(log) == LIVE_LOG_LINES, log
+    assert 2 <= len(log) <= LIVE_LOG_LINES, log
+    assert log == step_lines(session, session.log, "en")[-len(log):], "the latest lines, whole"
+    assert sum(-(-_width(line) // ROW_COLUMNS) for line in log) <= LIVE_LOG_ROWS, \
+        "a few rows of a phone's screen"
+
+
+def test_the_live_log_fits_a_few_rows_and_keeps_a_take_back_in_sight() -> None:
+    short = [f"▶ **Red** move {n}." for n in range(8)]
+    assert _latest(short, set(), LIVE_LOG_LINES, LIVE_LOG_ROWS) == short[-LIVE_LOG_LINES:]
+    note = "↩️ **Red** took back a move: **Red** claims A1 with 1 token."
+    lines = [*short[:4], note, *short[4:7]]
+    assert _latest(lines, {note}, LIVE_LOG_LINES, LIVE_LOG_ROWS) == [note, *short[4:7]], \
+        "a take-back stays in sight after the turn that follows it"
+    assert _latest([*lines, short[7]], {note}, LIVE_LOG_LINES, LIVE_LOG_ROWS) == short[5:8]
+    long = "▶ " + " ".join(f"**Seat{n}** bids {n} markers;" for n in range(20))
+    older = "🎲 Dice 1, 2: statues of size 1, 2 wait in the quarry."
+    [shown] = _latest([older, long], set(), LIVE_LOG_LINES, LIVE_LOG_ROWS)
+    assert shown.endswith("…") and shown.count("**") % 2 == 0, shown
+    assert shown.startswith("▶ **Seat0** bids 0 markers;")
+    assert _width(shown) <= LIVE_LOG_ROWS * ROW_COLUMNS, "the latest line, cut to the rows"
+    middle = "x" * (ROW_COLUMNS * (LIVE_LOG_ROWS - 2))  # with the last: one row to spare
+    assert _latest([older, middle, "▶ last."], set(), LIVE_LOG_LINES, LIVE_LOG_ROWS) == [
+        middle, "▶ last."], "the lines before the latest while they fit whole"
 
 
 def test_each_game_names_the_places_its_legal_moves_go_to() -> None:

@@ -40,7 +40,7 @@ from bot.table.words import (
     standings,
     step_line,
 )
-from render.i18n import t
+from render.i18n import has, number, t
 
 FOCUS_GAIN = 2
 """How many times larger than on the whole board a focus must show the places' labels to be
@@ -54,8 +54,9 @@ follow it, and with the board and the buttons the message fits a phone's first s
 (``scripts/table_shots.py`` measures it); a closed stage's message keeps its whole log (up to
 :data:`bot.constants.LOG_LINES`)."""
 LIVE_LOG_ROWS = 6
-"""The rows of a phone's screen the live message's log takes at most (each line whole: the
-latest one however long, as a sealed auction's reveal; the lines before it while they fit)."""
+"""The rows of a phone's screen the live message's log takes at most: the latest line (cut
+with "…" only when longer, as a sealed auction's reveal, whose bids the board's table shows),
+and the lines before it while they fit whole."""
 ROW_COLUMNS = 44
 """How many columns an embed's row holds on a 390-point phone (a wide character, as in Chinese,
 takes two; markdown's ``**`` none), as measured by ``scripts/table_shots.py``."""
@@ -109,10 +110,12 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
     # a young stage's log starts with what came just before it, so its message reads on its own
     earlier = max(0, start - 1 - max(0, LIVE_LOG_LINES - len(steps)))
     steps = session.log[earlier:]
-    embed = Embed(title=_title(session, ui, view, lang), description=_status(session, ui, view,
-                                                                          lang, closed),
-                  fields=_fields(session, ui, view, steps, lang, most=LIVE_LOG_LINES,
-                                 rows=LIVE_LOG_ROWS))
+    over = session.status != "running"  # the last stage's message, closed for good: its
+    embed = Embed(title=_title(session, ui, view, lang),  # whole log, as a closed stage's
+                  description=_status(session, ui, view, lang, closed),
+                  fields=_fields(session, ui, view, steps, lang,
+                                 most=LOG_LINES if over else LIVE_LOG_LINES,
+                                 rows=None if over else LIVE_LOG_ROWS))
     components = () if closed else tuple(table_components(session, ui, lang))
     return Post(embed=embed, picture=picture, components=components, seq=session.seq)
 
@@ -173,7 +176,7 @@ def _now(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
     if not humans:
         return t("bot.table.ai_turn", lang, who=who)
     kind = session.kind()
-    phase = ui.phase_name(kind, lang)
+    phase = _phase(session.row.game, ui, kind, lang)
     if secret_now(session):
         return game_text(session.row.game, "table.secret", lang, who=who, phase=phase)
     legal = session.legal_lines(humans[0].colour)
@@ -187,6 +190,13 @@ def _now(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
     else:
         how = t("bot.table.how_both", lang)
     return t("bot.table.turn", lang, who=who, phase=phase, how=how).strip()
+
+
+def _phase(game: str, ui: GameUI, kind: str, lang: str) -> str:
+    """What the pending seat decides, in the status line: a phase's short name where its full
+    one lists every choice the components below offer anyway (a line of the phone's screen)."""
+    short = f"bot.compact.phase.{game}.{kind}"
+    return t(short, lang) if has(short, lang) else ui.phase_name(kind, lang)
 
 
 def now_text(session: Session, lang: str) -> str:
@@ -235,19 +245,23 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
 def players_field(session: Session, ui: GameUI, view: dict[str, Any],
                   lang: str) -> tuple[str, str]:
     """The players on one line: each seat's mark (the shape its pieces carry on the board), its
-    colour, its player and its score (``● **Red** (Anna): 3 points · ■ **Blue** ...``), so that
+    colour, its player and its score (``● **Red** (Anna): 3 · ■ **Blue** ...``, the unit in the
+    field's name when it is points, else with each score: ``$15,000``), so that
     the picture reads without telling colours apart. One line for what were two fields (the
     scores, the seat marks with a sentence explaining them, which ``/game help`` now gives):
     the message fits a phone's first screen."""
     scores = view.get("scores") or {}
+    points = type(ui).score_text is GameUI.score_text  # plain points: the unit named once
     seats = []
     for seat in session.seats:
         label = marked_label(seat, lang)
         if seat.colour in scores:
+            score = scores[seat.colour]
             label = t("bot.compact.scored", lang, seat=label,
-                      score=ui.score_text(scores[seat.colour], lang))
+                      score=number(score, lang) if points else ui.score_text(score, lang))
         seats.append(label)
-    return t("bot.compact.players", lang), cut(MARKS_BETWEEN.join(seats), MAX_EMBED_FIELD)
+    name = "bot.compact.players_points" if points and scores else "bot.compact.players"
+    return t(name, lang), cut(MARKS_BETWEEN.join(seats), MAX_EMBED_FIELD)
 
 
 def marks_field(session: Session, lang: str) -> tuple[str, str]:
@@ -269,7 +283,7 @@ def _latest(lines: list[str], notes: set[str], most: int, rows: int) -> list[str
         need = -(-_width(line) // ROW_COLUMNS)
         if shown and used + need > rows:
             break
-        shown.insert(0, line)
+        shown.insert(0, line if shown else _cut_shown(line, rows * ROW_COLUMNS))
         used += need
     before = len(lines) - most - 1
     if before >= 0 and lines[before] in notes:
@@ -301,10 +315,37 @@ def cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
 
 
+def _columns(char: str) -> int:
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
 def _width(line: str) -> int:
     """How many columns ``line`` takes as shown: a wide character (Chinese) two, ``**`` none."""
-    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
-               for c in line.replace("**", ""))
+    return sum(_columns(c) for c in line.replace("**", ""))
+
+
+def _cut_shown(line: str, most: int) -> str:
+    """``line`` within ``most`` columns as shown, cut at a word's end when one is near, with
+    "…"; a bold part cut open is closed (or left out when it just began)."""
+    if _width(line) <= most:
+        return line
+    shown = i = 0
+    while i < len(line):
+        if line.startswith("**", i):
+            i += 2
+            continue
+        shown += _columns(line[i])
+        if shown > most - 1:
+            break
+        i += 1
+    head = line[:i]
+    space = head.rfind(" ")
+    if space >= len(head) * 3 // 4:
+        head = head[:space]
+    head = head.rstrip()
+    if head.count("**") % 2:
+        head = head[:-2].rstrip() if head.endswith("**") else head + "**"
+    return head + "…"
 
 
 def _board(session: Session, ui: GameUI, state: Any, names: dict[str, str],

@@ -216,9 +216,8 @@ async def three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot)
     assert embed.title == f"Make Make #{game_id} · Round 1 · Red's turn"
     assert embed.image.url is None and has_board(first), "the board is shown at full width"
     assert embed.description.startswith("Now: ● **Red** (alice)")
-    assert field(first, "Players (mark)") == (
-        "● **Red** (alice): 0 points · ■ **Blue** (bob): 0 points · "
-        "✚ **Green** (AI, standard): 0 points")
+    assert field(first, "Players (mark): points") == (
+        "● **Red** (alice): 0 · ■ **Blue** (bob): 0 · ✚ **Green** (AI, standard): 0")
 
     played = 0
     restarted = False

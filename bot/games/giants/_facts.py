@@ -26,7 +26,8 @@ def _join(parts: list[str]) -> str:
 DICE_PHASES = ("draw", "bid", "choose")
 """The phases the dice matter to: they put the statues on offer that are bid for and chosen."""
 SUPPLY_PHASES = ("place",)
-"""The phase the supplies matter to: a placement takes headdresses, logs and rongo halves."""
+"""The phase the supplies matter to: a placement takes headdresses, logs and rongo halves (the
+moai left in the supply are the board's to show)."""
 
 
 def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
@@ -51,12 +52,11 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         if phase != "choose":
             words.append(t(key, lang))
         lines.append(" ".join(words))
-    if phase in SUPPLY_PHASES:
+    if phase in SUPPLY_PHASES:  # the statues placed come from the offer, not the supply
         supply = view["supply"]
-        moai = supply["moai"]
-        lines.append(t("bot.giants.fact.supply", lang, one=moai["1"], two=moai["2"],
-                       three=moai["3"], headdresses=supply["headdresses"],
-                       logs=supply["logs"], rongo=supply["rongo"]))
+        lines.append(t("bot.compact.giants.supply_place", lang,
+                       headdresses=supply["headdresses"], logs=supply["logs"],
+                       rongo=supply["rongo"]))
     erected = [a for a in view["ahus"].values() if a["moai"]]
     public = view["finished"] or view["options"].get("running_score")
     if public and erected:
