@@ -74,8 +74,7 @@ async def test_help_during_a_giants_bid_says_what_to_do(simcord_env):
     assert asked.title == "How to play here"
     text = asked.description
     assert f"**Giants #{session.id}** is being played here (the table: <#{thread.id}>)" in text
-    assert "Now: ● **Red** (alice), ■ **Blue** (bob), sealed " \
-        "bids." in text, \
+    assert "Now: ● **Red**, ■ **Blue**, sealed bids." in text, \
         "the live table's own words"
     assert "Your form is in your DMs" in text
     assert "It is your turn (you play Red). You may also type your choice in that DM, " \

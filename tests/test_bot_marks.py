@@ -31,14 +31,14 @@ async def test_the_live_table_pairs_each_seats_mark_with_its_player(simcord_env)
     assert len(seats) == len(session.seats)
     for seat, part in zip(session.seats, seats, strict=True):
         assert part.startswith(f"{mark_symbol(seat.colour)} **"), part
-        assert part.endswith(": 0"), "each seat's score beside its mark"
+        assert part.endswith(") 0"), "each seat's score beside its mark"
     assert len({part.split()[0] for part in seats}) == len(session.seats), "marks differ"
-    assert seats[0] == "● **Red** (alice): 0"
-    assert seats[1] == "■ **Blue** (bob): 0"
-    assert seats[2] == "✚ **Green** (AI, standard): 0", "an AI seat says its level"
+    assert seats[0] == "● **Red** (alice) 0"
+    assert seats[1] == "■ **Blue** (bob) 0"
+    assert seats[2] == "✚ **Green** (AI, standard) 0", "an AI seat says its level"
     assert alice.mention not in players, "names, not mentions (an embed shows a raw number)"
-    assert embed.description.startswith("Now: ● **Red** (alice), ■ **Blue** (bob)"), \
-        "the status names the seats by mark too"
+    assert embed.description.startswith("Now: ● **Red**, ■ **Blue**, sealed bids."), \
+        "the status names the seats by mark too (several: the players' line says who)"
 
 
 async def test_help_explains_the_marks_once(simcord_env) -> None:

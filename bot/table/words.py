@@ -83,8 +83,14 @@ def marked_label(seat: Seat, lang: str) -> str:
 
 
 def marked_names(session: Session, colours: list[str] | tuple[str, ...], lang: str) -> str:
-    """Some seats as :func:`marked_label` names them, joined in words."""
-    return join([marked_label(s, lang) for c in colours if (s := session.seat(c))], lang)
+    """Some seats as :func:`marked_label` names them, joined in words; several seats by their
+    marks and colours alone (``✚ **Green**, ● **Red**``: the players' line beside says who
+    plays them, and a name each made the status a line of the phone's screen longer)."""
+    seats = [s for c in colours if (s := session.seat(c))]
+    if len(seats) > 1:
+        return join([f"{mark_symbol(s.colour)} **{colour_name(s.colour, lang)}**"
+                     for s in seats], lang)
+    return join([marked_label(s, lang) for s in seats], lang)
 
 
 def colour_names(session: Session, lang: str) -> dict[str, str]:

@@ -217,7 +217,7 @@ async def three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot)
     assert embed.image.url is None and has_board(first), "the board is shown at full width"
     assert embed.description.startswith("Now: ● **Red** (alice)")
     assert field(first, "Players (mark): points") == (
-        "● **Red** (alice): 0 · ■ **Blue** (bob): 0 · ✚ **Green** (AI, standard): 0")
+        "● **Red** (alice) 0 · ■ **Blue** (bob) 0 · ✚ **Green** (AI, standard) 0")
 
     played = 0
     restarted = False

@@ -33,10 +33,10 @@ moai left in the supply are the board's to show)."""
 def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
     """The last round when the players set one (the default limit is a safety net, and the
     title says the round); while the statues are bid for and chosen, this round's dice and the
-    statues still on offer (what the dice mean, while the bids are sealed: said once); while
-    placing, what is left in the supplies (rongo included); the moai erected (per player when
-    that is public). Only what the decision at hand needs: the message fits a phone's first
-    screen."""
+    statues still on offer (what the dice mean: once, in the first round's bids); while placing,
+    what is left in the supplies (rongo included); the moai erected (per player when that is
+    public; while placing, only then: the board shows them). Only what the decision at hand
+    needs: the message fits a phone's first screen."""
     shown = _names(view, lang, names)
     limit = view["options"]["round_limit"]
     lines = [t("bot.giants.fact.round", lang, limit=limit)] if limit != ROUND_CAP else []
@@ -49,7 +49,7 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
         words = [t("bot.giants.fact.offer", lang, faces=faces,
                    sizes=" ".join(str(s) for s in offer)) if offer
                  else t("bot.giants.fact.dice", lang, faces=faces)]
-        if phase != "choose":
+        if phase != "choose" and view["round"] == 1:  # explained once, in the first round
             words.append(t(key, lang))
         lines.append(" ".join(words))
     if phase in SUPPLY_PHASES:  # the statues placed come from the offer, not the supply
@@ -59,6 +59,8 @@ def facts(view: dict[str, Any], lang: str, names: dict[str, str]) -> list[str]:
                        rongo=supply["rongo"]))
     erected = [a for a in view["ahus"].values() if a["moai"]]
     public = view["finished"] or view["options"].get("running_score")
+    if phase in SUPPLY_PHASES and not public:  # the board shows the moai erected
+        return lines
     if public and erected:
         counts = _join([t("bot.giants.fact.seat_moai", lang, name=shown[s],
                           n=sum(1 for a in erected if a["owner"] == s))
