@@ -53,10 +53,11 @@ LIVE_LOG_LINES = 3
 follow it, and with the board and the buttons the message fits a phone's first screen
 (``scripts/table_shots.py`` measures it); a closed stage's message keeps its whole log (up to
 :data:`bot.constants.LOG_LINES`)."""
-LIVE_LOG_ROWS = 6
-"""The rows of a phone's screen the live message's log takes at most: the latest line (cut
-with "…" only when longer, as a sealed auction's reveal, whose bids the board's table shows),
-and the lines before it while they fit whole."""
+LIVE_LOG_ROWS = 4
+"""The rows of a phone's screen the live message's log takes at most: the latest lines whole
+while they fit, the end of the one before them in the rows left (a line's end is its latest
+events: "… the bluff fails."), the end of the latest line when it alone is longer (a sealed
+auction's reveal, whose bids the board's table shows)."""
 ROW_COLUMNS = 44
 """How many columns an embed's row holds on a 390-point phone (a wide character, as in Chinese,
 takes two; markdown's ``**`` none), as measured by ``scripts/table_shots.py``."""
@@ -273,17 +274,20 @@ def marks_field(session: Session, lang: str) -> tuple[str, str]:
 
 
 def _latest(lines: list[str], notes: set[str], most: int, rows: int) -> list[str]:
-    """The latest of the last ``most`` lines that fit in ``rows`` of a phone's screen (the
-    latest one always, whole), and the take-back note just before those ``most`` lines, if any:
-    a take-back stays in sight after the turn that follows it (the move played instead and the
-    AI's answers), as when the log showed four lines."""
+    """Of the last ``most`` lines, what fits in ``rows`` of a phone's screen: the latest ones
+    whole, the end of the one before them in the rows left (:func:`_tail`); and the take-back
+    note just before those ``most`` lines, if any: a take-back stays in sight after the turn
+    that follows it (the move played instead and the AI's answers), as when the log showed
+    four lines."""
     shown: list[str] = []
     used = 0
     for line in reversed(lines[-most:]):
         need = -(-_width(line) // ROW_COLUMNS)
-        if shown and used + need > rows:
+        if used + need > rows:
+            if rows > used:
+                shown.insert(0, _tail(line, (rows - used) * ROW_COLUMNS))
             break
-        shown.insert(0, line if shown else _cut_shown(line, rows * ROW_COLUMNS))
+        shown.insert(0, line)
         used += need
     before = len(lines) - most - 1
     if before >= 0 and lines[before] in notes:
@@ -324,28 +328,26 @@ def _width(line: str) -> int:
     return sum(_columns(c) for c in line.replace("**", ""))
 
 
-def _cut_shown(line: str, most: int) -> str:
-    """``line`` within ``most`` columns as shown, cut at a word's end when one is near, with
-    "…"; a bold part cut open is closed (or left out when it just began)."""
-    if _width(line) <= most:
-        return line
-    shown = i = 0
-    while i < len(line):
-        if line.startswith("**", i):
-            i += 2
+def _tail(line: str, most: int) -> str:
+    """The end of ``line`` within ``most`` columns as shown, after "… ", from a word's start
+    when one is near; a bold part cut open is opened again (or its end left out)."""
+    room = most - 2  # "… "
+    shown, i = 0, len(line)
+    while i > 0:
+        if line[i - 2:i] == "**":
+            i -= 2
             continue
-        shown += _columns(line[i])
-        if shown > most - 1:
+        if shown + _columns(line[i - 1]) > room:
             break
-        i += 1
-    head = line[:i]
-    space = head.rfind(" ")
-    if space >= len(head) * 3 // 4:
-        head = head[:space]
-    head = head.rstrip()
-    if head.count("**") % 2:
-        head = head[:-2].rstrip() if head.endswith("**") else head + "**"
-    return head + "…"
+        shown += _columns(line[i - 1])
+        i -= 1
+    tail = line[i:]
+    space = tail.find(" ")
+    if 0 <= space <= len(tail) // 4:
+        tail = tail[space + 1:]
+    if tail.count("**") % 2:
+        tail = tail[2:] if tail.startswith("**") else "**" + tail
+    return "… " + tail.lstrip()
 
 
 def _board(session: Session, ui: GameUI, state: Any, names: dict[str, str],
