@@ -267,11 +267,23 @@ def test_giants_facts_never_show_a_sealed_bid(secret: str) -> None:
 
 
 def test_giants_facts_show_the_dice_the_offer_and_the_rongo_supply() -> None:
+    """The dice and the offer while the statues are bid for, the supplies while placing: only
+    what the decision at hand needs."""
     game, _ = replay(BIDDING)
     view = giants.view(game.state, None)
     lines = giants_facts.facts(view, "en", NAMES)
     assert any("0 1 2 3 3" in line and "1 1 2 2" in line for line in lines), lines
-    assert any(f"rongo halves {view['supply']['rongo']}" in line for line in lines), lines
+    assert not any("rongo halves" in line for line in lines), "the supplies while placing"
+    steps = play("giants", 4, 11, "greedy").steps
+    placing = next(giants.view(s.state, None) for s in steps if s.state.phase == "place")
+    shown = giants_facts.facts(placing, "en", NAMES)
+    assert any(f"rongo halves {placing['supply']['rongo']}" in line for line in shown), shown
+    assert not any(line.startswith("Dice") for line in shown), "the dice while bidding"
+    later = next(giants.view(s.state, None) for s in steps
+                 if s.state.phase == "bid" and s.state.round == 2)
+    again = giants_facts.facts(later, "en", NAMES)
+    assert any(line.startswith("Dice") for line in again), again
+    assert not any("a die offers" in line for line in again), "the dice explained once"
     assert not any(line.startswith(("Round", "Last round")) for line in lines), \
         "the default round limit is a safety net, not the game's length"
     assert lines[0].endswith("in round 1 a 0 counts as 1 and a 3 as 2)"), "the dice explained"

@@ -110,8 +110,9 @@ async def test_old_choice_buttons_work_after_restart(simcord_env, new_bot):
     assert buttons(prompt) == ["raise the Moai on E1", "raise the Moai on E2"]
     assert custom_ids(prompt) == [f"t:{session.id}:{seq}:act:moai E1",
                                   f"t:{session.id}:{seq}:act:moai E2"]
-    assert prompt.embeds[0].description == (f"Now: Red ({people[0].mention}), to choose where "
-                                            "the Moai goes. Use the buttons below.")
+    assert prompt.embeds[0].description == ("Now: ● **Red** (ana), to "
+                                            "choose where the Moai goes."), \
+        "the buttons below offer every legal move: the status need not say so"
     assert field(prompt, "This stage").splitlines()[-1].endswith(
         "**Red** must choose where the Moai goes: E1, E2.")
     assert_calm(env, channel)
@@ -141,7 +142,7 @@ async def test_old_choice_buttons_work_after_restart(simcord_env, new_bot):
     assert not edited.embeds[0].description, "red's finished turn no longer asks for a move"
     assert "A Moai rises on E2 for **Red** (10 left)." in field(edited, "This stage")
     now = showing(env, channel)
-    assert now.embeds[0].description.startswith(f"Now: Blue ({people[1].mention})")
+    assert now.embeds[0].description.startswith("Now: ■ **Blue** (ben)")
     assert not any(cid.endswith(":moai E1") for m in table_messages(env, channel)
                    for cid in custom_ids(m))
     assert_calm(env, channel)
@@ -319,7 +320,7 @@ async def test_status_and_abort(simcord_env):
     assert board.content == (f"The live table: https://discord.com/channels/{guild.id}/"
                              f"{thread.id}/{live.id}")
     assert board.embeds[0].title == live.embeds[0].title
-    assert board.embeds[0].description.startswith(f"Now: Red ({alice.mention})")
+    assert board.embeds[0].description.startswith("Now: ● **Red** (alice)")
     assert calls(env, since) == [] and len(table_messages(env, channel)) == posted, \
         "a status look changes nothing on the table"
 
@@ -421,7 +422,8 @@ async def test_ai_moves_interrupted_by_a_failure_are_played_later(simcord_env, s
     assert ephemeral_text(result) == "Played: place 1 token on A1\nAs notation: `place A1 1`"
     session = session_in(env, channel)
     assert session.stalled and session.pending() == ("blue",)
-    assert showing(env, channel).embeds[0].description == "The AI is playing: Blue (AI, standard)."
+    assert showing(env, channel).embeds[0].description == \
+        "The AI is playing: ■ **Blue** (AI, standard)."
     assert not fresh(thread, first).components, "red's turn is over"
     del host._advance
 
@@ -435,7 +437,7 @@ async def test_ai_moves_interrupted_by_a_failure_are_played_later(simcord_env, s
     assert [step.by for step in session.log] == ["human", "ai", "ai"]
     now = showing(env, channel)
     assert now.id != first.id and now.embeds[0].title.endswith("Round 2 · Red's turn")
-    assert now.embeds[0].description.startswith(f"Now: Red ({alice.mention})")
+    assert now.embeds[0].description.startswith("Now: ● **Red** (alice)")
     shown = field(fresh(thread, first), "This stage") + "\n" + field(now, "This stage")
     assert shown.count("🤖") == 2, "both AI moves are shown"
     assert_calm(env, channel)
@@ -567,9 +569,9 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     live = showing(env, channel)
     table = live.embeds[0]
     assert table.title == f"Make Make #{session.id} · 第1輪 · 紅色的回合"
-    assert table.description == (f"現在輪到紅色（{alice.mention}）：放置、撤回或放棄。"
-                                 "輸入`/play`，自動完成會列出你可以做的行動。")
-    assert field(live, "得分") == "紅色 0分 · 藍色 0分 · 綠色 0分"
+    assert table.description == "現在輪到● **紅色**（alice）：放置、撤回或放棄。"
+    assert field(live, "玩家（標記）：分數") == (
+        "● **紅色**（alice）：0 · ■ **藍色**（AI，標準）：0 · ✚ **綠色**（AI，標準）：0")
     assert field(live, "目前").splitlines()[:2] == [
         "剩餘摩艾石像：12", "Make Make仍在中心"], "the title says the round; no safety cap"
     assert live.attachments[0].filename == "board.png"

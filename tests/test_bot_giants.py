@@ -179,7 +179,7 @@ async def test_four_players_with_ai_and_closed_dms_play_to_the_end(simcord_env):
     assert thread.name == f"Giants #{session.id}"
     first = live_table(env, channel)
     assert first.channel.id == thread.id and first.attachments[0].filename == "board.png"
-    assert first.embeds[0].title == f"Giants #{session.id} · Round 1 · auction: sealed bids"
+    assert first.embeds[0].title == f"Giants #{session.id} · Round 1 · sealed bids"
     notes = [m for m in table_messages(env, channel) if "cannot send DMs to Blue" in m.content]
     assert len(notes) == 1 and notes[0].channel.id == thread.id
     assert session.dm_closed == {"blue"}

@@ -74,7 +74,7 @@ async def test_help_during_a_giants_bid_says_what_to_do(simcord_env):
     assert asked.title == "How to play here"
     text = asked.description
     assert f"**Giants #{session.id}** is being played here (the table: <#{thread.id}>)" in text
-    assert f"Now: Red ({alice.mention}), Blue ({bob.mention}), sealed bids." in text, \
+    assert "Now: ● **Red**, ■ **Blue**, sealed bids." in text, \
         "the live table's own words"
     assert "Your form is in your DMs" in text
     assert "It is your turn (you play Red). You may also type your choice in that DM, " \
@@ -95,7 +95,7 @@ async def test_help_during_a_giants_bid_says_what_to_do(simcord_env):
 
     await bid_in_dm(env, alice, 1)  # alice has handed in her bid; bob has not
     after = embed_of(await alice.slash(channel, "game help")).description
-    assert f"Now: Blue ({bob.mention}), sealed bids." in after
+    assert "Now: ■ **Blue** (bob), sealed bids." in after
     assert "You play Red; it is not your turn now." in after
     assert "It is your turn (you play Blue)." in embed_of(await bob.slash(thread, "game help")
                                                           ).description
@@ -126,7 +126,8 @@ async def test_help_during_a_make_make_turn_and_around_games(simcord_env, monkey
     thread = home(channel)
 
     turn = embed_of(await alice.slash(thread, "game help")).description
-    assert f"Now: Red ({alice.mention}), to place, withdraw or pass. Type /play" in turn
+    assert "Now: ● **Red** (alice), to place, withdraw or pass.\n" in turn, \
+        "every move is a few taps away below the table: the status need not point to /play"
     assert "It is your turn: you play Red." in turn
     session = session_in(env, channel)
     legal = [str(a) for a in session.legal("red")]
@@ -135,7 +136,7 @@ async def test_help_during_a_make_make_turn_and_around_games(simcord_env, monkey
     assert "You play Blue; it is not your turn now." in other and "Legal now" not in other
 
     await play_first_legal(env, channel, {alice.id: alice, bob.id: bob})
-    assert f"Now: Blue ({bob.mention})" in embed_of(await bob.slash(thread, "game help")
+    assert "Now: ■ **Blue** (bob)" in embed_of(await bob.slash(thread, "game help")
                                                      ).description
 
     # in the asker's language (simcord's users all speak en-US; here bob speaks Russian)

@@ -276,7 +276,7 @@ async def test_a_locked_database_during_an_ai_step(simcord_env, settings, monkey
     lines = await store.actions(game.id)
     assert lines[-1] == f"blue {bob_line}", "bob's move is stored, the AI's is not"
     assert game.now().pending() == ("green",)
-    assert game.table().embeds[0].description.startswith("The AI is playing: Green")
+    assert game.table().embeds[0].description.startswith("The AI is playing: ✚ **Green**")
     await assert_caught_up(game)
     await env.advance_time(settings.reconcile_tick)  # no command: the tick resumes the game
     lines = await store.actions(game.id)

@@ -16,6 +16,7 @@ from tests.helpers.bots import (
     dm_messages,
     dm_prompt,
     home,
+    live_components,
     table_messages,
 )
 from tests.helpers.giganten_table import small_board
@@ -83,7 +84,8 @@ async def test_undo_then_a_different_move_to_the_end(simcord_env, new_bot):
     assert log_of(env, channel).startswith(
         "↩️ **Red** took back a move and the moves that followed it: **Red** claims A1 with 1 "
         "token.")
-    assert buttons(live) or "/play" in live.embeds[0].description
+    assert live_components(live) or "/play" in live.embeds[0].description, \
+        "a way to play: the components below (a button, a guided choice), or /play"
     assert_calm(env, channel)
 
     await env.restart_bot(new_bot())  # the take-back is in the store
@@ -246,7 +248,7 @@ async def test_pause_stops_the_deadline_and_resume_restarts_what_was_left(
     assert await game(mod, channel, "resume") == "▶️ The game goes on."
     assert session.row.deadline_at == (clock() + timedelta(minutes=6)).isoformat(
         timespec="seconds")
-    assert showing(env, channel).embeds[0].description.startswith("Now: Red")
+    assert showing(env, channel).embeds[0].description.startswith("Now: ● **Red**")
     clock.advance(5 * 60)
     await env.advance_time(settings.timer_tick)
     assert session.game.lines == [], "the 6 minutes left have not run out"

@@ -357,7 +357,7 @@ async def test_a_picture_too_large_is_sent_smaller_or_left_out_once(simcord_env,
     else:
         assert TOO_LARGE in table.content and not table.attachments
     assert [m.id for m in live_in(env, thread)] == [table.id], "the new turn's buttons"
-    assert table.embeds[0].description.startswith("Now: Blue")
+    assert table.embeds[0].description.startswith("Now: ■ **Blue** (bob)")
     sent = len(requests(env, "POST", f"/channels/{thread.id}/messages"))
     assert sent - posts == refusals + 1, "the refused posts, and the one that went through"
     await env.advance_time(settings.reconcile_tick * 3)

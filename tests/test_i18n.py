@@ -153,7 +153,7 @@ def test_taiwan_words_for_discord_things() -> None:
     assert "私訊" in traditional["bot.table.secret"]
     assert "討論串" in traditional["bot.cmd.threads.description"]
     assert "伺服器" in traditional["bot.info.list.title"]
-    assert "按鈕" in traditional["bot.table.how_buttons"]
+    assert "按鈕" in traditional["bot.table.how_both"]
     assert "頻道" in traditional["bot.refuse.no_game"]
     assert t("render.giants.key.marker", "zh-TW") == "部落標記"
     assert t("render.giants.col.headdresses", "zh-TW") == "石帽"

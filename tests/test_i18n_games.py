@@ -22,13 +22,16 @@ GAMES = {"makemake": ["round_limit=3"], "giants": ["round_limit=2"], "giganten":
 LOCALES = {"en": "en-US", "es": "es-ES", "ru": "ru", "zh-CN": "zh-CN", "zh-TW": "zh-TW"}
 KEY = re.compile(r"\b(?:bot|render|rules|term|count)\.[a-z_]+\.[a-z_.]+")
 PLACEHOLDER = re.compile(r"\{[a-z_]+(?::[a-z_.]+)?\}")
+PLAYERS = re.compile(r"\bplayer\d+\b")
+"""The players' display names (``scripts/table_report.py`` names them so): theirs, not the
+bot's words, though the table names each seat's player."""
 
 
 def problems(texts: list[str], lang: str) -> list[tuple[str, str]]:
     allowed = locale_words(lang)
     found = []
     for text in texts:
-        if lang != "en" and (words := english_words(text, allowed, lang)):
+        if lang != "en" and (words := english_words(PLAYERS.sub(" ", text), allowed, lang)):
             found.append((f"English {sorted(words)}", text))
         if KEY.search(text) or PLACEHOLDER.search(text):
             found.append(("unfilled", text))

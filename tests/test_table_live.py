@@ -16,7 +16,16 @@ from bot.games import game_ui
 from bot.host.sessions import Host, Session
 from bot.host.store import SqliteStore
 from bot.table import desired
-from bot.table.live import LIVE_LOG_LINES, focus_now
+from bot.table.live import (
+    LIVE_LOG_LINES,
+    LIVE_LOG_ROWS,
+    ROW_COLUMNS,
+    _latest,
+    _tail,
+    _width,
+    focus_now,
+)
+from bot.table.words import step_lines
 from render import giganten as render_giganten
 from render import makemake as render_makemake
 from render.i18n import t
@@ -71,7 +80,35 @@ async def test_the_live_message_shows_the_latest_few_log_lines(host: Host) -> No
     assert want.live is not None and want.live.embed is not None
     log = dict(want.live.embed.fields)[t("bot.table.log", "en")].splitlines()
     assert LIVE_LOG_LINES < LOG_LINES
-    assert len(log) == LIVE_LOG_LINES, log
+    assert 2 <= len(log) <= LIVE_LOG_LINES, log
+    latest = step_lines(session, session.log, "en")[-len(log):]
+    assert log[1:] == latest[1:], "the latest lines, whole"
+    assert log[0] == latest[0] or (log[0].startswith("… ") and latest[0].endswith(log[0][2:])), \
+        "the end of the line before them"
+    assert sum(-(-_width(line) // ROW_COLUMNS) for line in log) <= LIVE_LOG_ROWS, \
+        "a few rows of a phone's screen"
+
+
+def test_the_live_log_fits_a_few_rows_and_keeps_a_take_back_in_sight() -> None:
+    short = [f"▶ **Red** move {n}." for n in range(8)]
+    assert _latest(short, set(), LIVE_LOG_LINES, LIVE_LOG_ROWS) == short[-LIVE_LOG_LINES:]
+    note = "↩️ **Red** took back a move: **Red** claims A1 with 1 token."
+    lines = [*short[:4], note, *short[4:7]]
+    assert _latest(lines, {note}, LIVE_LOG_LINES, LIVE_LOG_ROWS) == [note, *short[4:7]], \
+        "a take-back stays in sight after the turn that follows it"
+    assert _latest([*lines, short[7]], {note}, LIVE_LOG_LINES, LIVE_LOG_ROWS) == short[5:8]
+    long = "▶ " + " ".join(f"**Seat{n}** bids {n} markers;" for n in range(20)) + " Done."
+    older = "🎲 Dice 1, 2: statues of size 1, 2 wait in the quarry."
+    [shown] = _latest([older, long], set(), LIVE_LOG_LINES, LIVE_LOG_ROWS)
+    assert shown.startswith("… ") and shown.count("**") % 2 == 0, shown
+    assert shown.endswith("**Seat19** bids 19 markers; Done."), "the latest events"
+    assert _width(shown) <= LIVE_LOG_ROWS * ROW_COLUMNS, "the latest line, cut to the rows"
+    middle = "x" * (ROW_COLUMNS * (LIVE_LOG_ROWS - 2))  # with the last: one row to spare
+    [end, *rest] = _latest([older, middle, "▶ last."], set(), LIVE_LOG_LINES, LIVE_LOG_ROWS)
+    assert rest == [middle, "▶ last."], "the latest lines whole while they fit"
+    assert end == "… statues of size 1, 2 wait in the quarry.", "then the end of the one before"
+    bold = "▶ " + "x " * 60 + "**the bluff fails here**."
+    assert _tail(bold, 14) == "… **fails here**.", "a bold part cut open opens again"
 
 
 def test_each_game_names_the_places_its_legal_moves_go_to() -> None:

@@ -18,6 +18,7 @@ from bot.host.ratings import ai_level_of, conservative
 from bot.host.sessions import Session
 from bot.host.store import FORMER_PLAYER, PlayerStats, Rating
 from bot.table import Embed, now_text
+from bot.table.live import marks_field
 from bot.table.private import owes_secret, pending_humans
 from bot.table.words import (
     ai_name,
@@ -104,6 +105,8 @@ def help_embed(session: Session | None, user_id: int, lang: str,
         fields.append((t("bot.info.help.commands" if i == 0 else "bot.info.help.commands_more",
                          lang), chunk))
     fields.append((t("bot.info.help.moves", lang), t("bot.info.help.moves_text", lang)))
+    if session is not None and session.game is not None:  # the marks, explained once
+        fields.insert(0, marks_field(session, lang))
     return Embed(title=t("bot.info.help.title", lang),
                  description=_cut("\n\n".join(w for w in lines if w), MAX_EMBED_DESCRIPTION),
                  fields=tuple(fields[:MAX_FIELDS]))

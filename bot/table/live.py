@@ -18,6 +18,7 @@ scores and log as subtext measured 1.01 phone screens for a Giants stage this la
 from __future__ import annotations
 
 import inspect
+import unicodedata
 from typing import Any
 
 from bot.constants import BOARD_FILE, LOG_LINES, MAX_EMBED_FIELD, STEP_FILE
@@ -30,30 +31,36 @@ from bot.table.steps import first_step
 from bot.table.words import (
     SEAT_CHANGES,
     change_line,
-    colour_name,
     colour_names,
     game_name,
     game_text,
-    mentions,
+    marked_label,
+    marked_names,
     result_title,
-    seat_label,
     standings,
     step_line,
 )
-from render.i18n import t
-from render.marks import mark_symbol
+from render.i18n import has, number, t
 
 FOCUS_GAIN = 2
 """How many times larger than on the whole board a focus must show the places' labels to be
 shown instead of it."""
 
 MARKS_BETWEEN = " · "
-"""Between the seats in the line of seat marks."""
-LIVE_LOG_LINES = 4
-"""Log lines on the live message (four, so that a take-back note stays in sight after the moves
-that follow it): with the board and the buttons it fits a phone's first
-screen (``scripts/table_shots.py`` measures it); a closed stage's message keeps its whole log
-(up to :data:`bot.constants.LOG_LINES`)."""
+"""Between the seats in the players' line (and in the line of seat marks of ``/game help``)."""
+LIVE_LOG_LINES = 3
+"""Log lines on the live message: a take-back note stays in sight after the two moves that
+follow it, and with the board and the buttons the message fits a phone's first screen
+(``scripts/table_shots.py`` measures it); a closed stage's message keeps its whole log (up to
+:data:`bot.constants.LOG_LINES`)."""
+LIVE_LOG_ROWS = 4
+"""The rows of a phone's screen the live message's log takes at most: the latest lines whole
+while they fit, the end of the one before them in the rows left (a line's end is its latest
+events: "… the bluff fails."), the end of the latest line when it alone is longer (a sealed
+auction's reveal, whose bids the board's table shows)."""
+ROW_COLUMNS = 44
+"""How many columns an embed's row holds on a 390-point phone (a wide character, as in Chinese,
+takes two; markdown's ``**`` none), as measured by ``scripts/table_shots.py``."""
 
 
 # --- stages ----------------------------------------------------------------------------------
@@ -104,9 +111,12 @@ def live_post(session: Session, ui: GameUI, view: dict[str, Any], start: int,
     # a young stage's log starts with what came just before it, so its message reads on its own
     earlier = max(0, start - 1 - max(0, LIVE_LOG_LINES - len(steps)))
     steps = session.log[earlier:]
-    embed = Embed(title=_title(session, ui, view, lang), description=_status(session, ui, view,
-                                                                          lang, closed),
-                  fields=_fields(session, ui, view, steps, lang, most=LIVE_LOG_LINES))
+    over = session.status != "running"  # the last stage's message, closed for good: its
+    embed = Embed(title=_title(session, ui, view, lang),  # whole log, as a closed stage's
+                  description=_status(session, ui, view, lang, closed),
+                  fields=_fields(session, ui, view, steps, lang,
+                                 most=LOG_LINES if over else LIVE_LOG_LINES,
+                                 rows=None if over else LIVE_LOG_ROWS))
     components = () if closed else tuple(table_components(session, ui, lang))
     return Post(embed=embed, picture=picture, components=components, seq=session.seq)
 
@@ -161,25 +171,33 @@ def _status(session: Session, ui: GameUI, view: dict[str, Any], lang: str,
 def _now(session: Session, ui: GameUI, view: dict[str, Any], lang: str) -> str:
     humans = pending_humans(session)
     pending = list(view.get("pending", []))
-    who = mentions(session, pending, lang)
+    who = marked_names(session, pending, lang)
     if not pending:
         return ""
     if not humans:
         return t("bot.table.ai_turn", lang, who=who)
     kind = session.kind()
-    phase = ui.phase_name(kind, lang)
+    phase = _phase(session.row.game, ui, kind, lang)
     if secret_now(session):
         return game_text(session.row.game, "table.secret", lang, who=who, phase=phase)
     legal = session.legal_lines(humans[0].colour)
-    shown = [c for c in _components(session, ui, humans[0].colour, lang)
-             if c.op not in ("info", "open")]
-    if not shown:
+    components = _components(session, ui, humans[0].colour, lang)
+    shown = [c for c in components if c.op not in ("info", "open")]
+    guided = first_step(session, ui, humans[0].colour, lang, components)
+    if not shown and not guided:
         how = t("bot.table.how_play", lang)
-    elif _covers(shown, legal):
-        how = t("bot.table.how_buttons", lang)
+    elif guided or _covers(shown, legal):  # every move is a few taps away, right below:
+        how = ""  # saying so would cost a line of the phone's screen
     else:
         how = t("bot.table.how_both", lang)
-    return t("bot.table.turn", lang, who=who, phase=phase, how=how)
+    return t("bot.table.turn", lang, who=who, phase=phase, how=how).strip()
+
+
+def _phase(game: str, ui: GameUI, kind: str, lang: str) -> str:
+    """What the pending seat decides, in the status line: a phase's short name where its full
+    one lists every choice the components below offer anyway (a line of the phone's screen)."""
+    short = f"bot.compact.phase.{game}.{kind}"
+    return t(short, lang) if has(short, lang) else ui.phase_name(kind, lang)
 
 
 def now_text(session: Session, lang: str) -> str:
@@ -197,24 +215,23 @@ def _covers(shown: list[Component], legal: list[str]) -> bool:
 
 
 def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step],
-            lang: str, closed: bool = False,
-            most: int = LOG_LINES) -> tuple[tuple[str, str], ...]:
-    """What the embed says beside the board: the game's facts, the scores, and the latest
-    ``most`` lines of the log."""
+            lang: str, closed: bool = False, most: int = LOG_LINES,
+            rows: int | None = None) -> tuple[tuple[str, str], ...]:
+    """What the embed says beside the board: the game's facts, the players (each with their
+    mark and score), and the latest ``most`` lines of the log (as many as fit in ``rows`` of a
+    phone's screen when given)."""
     names = colour_names(session, lang)
     out: list[tuple[str, str]] = []
     facts = ui.facts(view, lang, names)
     if facts:
         out.append((t("bot.table.facts", lang), cut("\n".join(facts), MAX_EMBED_FIELD)))
-    scores = view.get("scores") or {}
-    if scores and not view.get("finished"):
-        line = " · ".join(f"{colour_name(c, lang)} {ui.score_text(scores[c], lang)}"
-                          for c in view.get("seats", scores) if c in scores)
-        out.append((t("bot.table.scores", lang), cut(line, MAX_EMBED_FIELD)))
-    if not closed and not view.get("finished"):
-        out.append(marks_field(session, lang))
-    lines = _log_lines(session, ui, steps, lang, names, closed)
-    if lines:
+    if not view.get("finished"):  # the standings say it all at the end
+        out.append(players_field(session, ui, view, lang))
+    lines, notes = _log_lines(session, ui, steps, lang, names, closed)
+    if lines and rows is not None:  # the live message: the latest lines that fit
+        shown = _latest(lines, notes, most, rows)
+        out.append((t("bot.table.log", lang), cut("\n".join(shown), MAX_EMBED_FIELD)))
+    elif lines:
         shown = lines[-most:]
         if len(lines) > len(shown):
             shown = ["…", *shown]
@@ -226,21 +243,64 @@ def _fields(session: Session, ui: GameUI, view: dict[str, Any], steps: list[Step
     return tuple(out)
 
 
+def players_field(session: Session, ui: GameUI, view: dict[str, Any],
+                  lang: str) -> tuple[str, str]:
+    """The players on one line: each seat's mark (the shape its pieces carry on the board), its
+    colour, its player and its score (``● **Red** (Anna): 3 · ■ **Blue** ...``, the unit in the
+    field's name when it is points, else with each score: ``$15,000``), so that
+    the picture reads without telling colours apart. One line for what were two fields (the
+    scores, the seat marks with a sentence explaining them, which ``/game help`` now gives):
+    the message fits a phone's first screen."""
+    scores = view.get("scores") or {}
+    points = type(ui).score_text is GameUI.score_text  # plain points: the unit named once
+    seats = []
+    for seat in session.seats:
+        label = marked_label(seat, lang)
+        if seat.colour in scores:
+            score = scores[seat.colour]
+            label = t("bot.compact.scored", lang, seat=label,
+                      score=number(score, lang) if points else ui.score_text(score, lang))
+        seats.append(label)
+    name = "bot.compact.players_points" if points and scores else "bot.compact.players"
+    return t(name, lang), cut(MARKS_BETWEEN.join(seats), MAX_EMBED_FIELD)
+
+
 def marks_field(session: Session, lang: str) -> tuple[str, str]:
-    """The seats' marks explained once beside the board: each seat's mark with its colour and
-    player, so that the picture reads without telling colours apart. The seats share one line
-    (a line each made the live message a sixth of a phone screen taller)."""
-    seats = MARKS_BETWEEN.join(f"{mark_symbol(seat.colour)} {seat_label(seat, lang)}"
-                               for seat in session.seats)
+    """The seats' marks explained once, for ``/game help``: what a mark is, then each seat's
+    mark with its colour and player."""
+    seats = MARKS_BETWEEN.join(marked_label(seat, lang) for seat in session.seats)
     return t("bot.marks.field", lang), cut(t("bot.marks.explain", lang) + "\n" + seats,
                                            MAX_EMBED_FIELD)
 
 
+def _latest(lines: list[str], notes: set[str], most: int, rows: int) -> list[str]:
+    """Of the last ``most`` lines, what fits in ``rows`` of a phone's screen: the latest ones
+    whole, the end of the one before them in the rows left (:func:`_tail`); and the take-back
+    note just before those ``most`` lines, if any: a take-back stays in sight after the turn
+    that follows it (the move played instead and the AI's answers), as when the log showed
+    four lines."""
+    shown: list[str] = []
+    used = 0
+    for line in reversed(lines[-most:]):
+        need = -(-_width(line) // ROW_COLUMNS)
+        if used + need > rows:
+            if rows > used:
+                shown.insert(0, _tail(line, (rows - used) * ROW_COLUMNS))
+            break
+        shown.insert(0, line)
+        used += need
+    before = len(lines) - most - 1
+    if before >= 0 and lines[before] in notes:
+        shown.insert(0, lines[before])
+    return shown
+
+
 def _log_lines(session: Session, ui: GameUI, steps: list[Step], lang: str,
-               names: dict[str, str], closed: bool) -> list[str]:
+               names: dict[str, str], closed: bool) -> tuple[list[str], set[str]]:
     """The steps in words, with the take-backs and the seats that changed hands among them
-    (after the action they followed). A change after a stage's last action belongs to the next
-    stage; a closed stage's message leaves it out."""
+    (after the action they followed), and which of the lines are take-back notes. A change
+    after a stage's last action belongs to the next stage; a closed stage's message leaves it
+    out."""
     first = steps[0].seq if steps else session.seq + 1
     last = steps[-1].seq if steps else session.seq
     changes = [c for c in session.changes if c.what in SEAT_CHANGES
@@ -252,11 +312,42 @@ def _log_lines(session: Session, ui: GameUI, steps: list[Step], lang: str,
         lines.append(step_line(ui, step, lang, names))
         lines += takebacks.get(step.seq, [])
         lines += [change_line(session, c, lang) for c in changes if c.seq == step.seq]
-    return lines
+    return lines, {note for group in takebacks.values() for note in group}
 
 
 def cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _columns(char: str) -> int:
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def _width(line: str) -> int:
+    """How many columns ``line`` takes as shown: a wide character (Chinese) two, ``**`` none."""
+    return sum(_columns(c) for c in line.replace("**", ""))
+
+
+def _tail(line: str, most: int) -> str:
+    """The end of ``line`` within ``most`` columns as shown, after "… ", from a word's start
+    when one is near; a bold part cut open is opened again (or its end left out)."""
+    room = most - 2  # "… "
+    shown, i = 0, len(line)
+    while i > 0:
+        if line[i - 2:i] == "**":
+            i -= 2
+            continue
+        if shown + _columns(line[i - 1]) > room:
+            break
+        shown += _columns(line[i - 1])
+        i -= 1
+    tail = line[i:]
+    space = tail.find(" ")
+    if 0 <= space <= len(tail) // 4:
+        tail = tail[space + 1:]
+    if tail.count("**") % 2:
+        tail = tail[2:] if tail.startswith("**") else "**" + tail
+    return "… " + tail.lstrip()
 
 
 def _board(session: Session, ui: GameUI, state: Any, names: dict[str, str],
@@ -374,5 +465,6 @@ def _components(session: Session, ui: GameUI, colour: str, lang: str) -> list[Co
                                 session.legal_lines(colour), lang)))
 
 
-__all__ = ["closing", "cut", "focus_now", "live_post", "now_text", "parse_stage", "stage_key",
-           "stage_start", "step_picture", "table_components"]
+__all__ = ["closing", "cut", "focus_now", "live_post", "marks_field", "now_text",
+           "parse_stage", "players_field", "stage_key", "stage_start", "step_picture",
+           "table_components"]

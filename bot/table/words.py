@@ -13,6 +13,7 @@ from bot.games import GameUI, colour_name, game_ui
 from bot.host.sessions import Refusal, Seat, Session, Step
 from bot.host.store import FORMER_ID, SeatChangeRow
 from render.i18n import has, join, rule_error, t, term
+from render.marks import mark_symbol
 from rules.core import IllegalAction
 
 
@@ -53,6 +54,43 @@ def seat_label(seat: Seat, lang: str) -> str:
                  level=ai_name(seat.ai_level, lang))
     return t("bot.seat.human", lang, colour=colour_name(seat.colour, lang),
              mention=user_text(seat.user_id, lang))
+
+
+MARKDOWN = str.maketrans({c: "\\" + c for c in "\\*_~`|[]"})
+"""Characters a display name must not bring into Discord's markdown (a name is typed by its
+player)."""
+
+
+def seat_name(seat: Seat, lang: str) -> str:
+    """How the table names a seat's player in text: their display name when they joined (an
+    embed shows a mention as a raw number on some clients, and a name is shorter), the mention
+    when no name was kept, "a former player" after ``/game forget-me``."""
+    if seat.user_id is None or seat.user_id == FORMER_ID or not seat.name:
+        return user_text(seat.user_id, lang)
+    return seat.name.translate(MARKDOWN)
+
+
+def marked_label(seat: Seat, lang: str) -> str:
+    """``● **Red** (Anna)`` or ``◆ **Yellow** (AI, standard)``: the seat's mark (the shape its
+    pieces carry on the board), its colour and its player, so that no seat is named by colour
+    alone."""
+    colour = f"**{colour_name(seat.colour, lang)}**"
+    if seat.is_ai:
+        label = t("bot.seat.ai", lang, colour=colour, level=ai_name(seat.ai_level, lang))
+    else:
+        label = t("bot.seat.human", lang, colour=colour, mention=seat_name(seat, lang))
+    return f"{mark_symbol(seat.colour)} {label}"
+
+
+def marked_names(session: Session, colours: list[str] | tuple[str, ...], lang: str) -> str:
+    """Some seats as :func:`marked_label` names them, joined in words; several seats by their
+    marks and colours alone (``✚ **Green**, ● **Red**``: the players' line beside says who
+    plays them, and a name each made the status a line of the phone's screen longer)."""
+    seats = [s for c in colours if (s := session.seat(c))]
+    if len(seats) > 1:
+        return join([f"{mark_symbol(s.colour)} **{colour_name(s.colour, lang)}**"
+                     for s in seats], lang)
+    return join([marked_label(s, lang) for s in seats], lang)
 
 
 def colour_names(session: Session, lang: str) -> dict[str, str]:

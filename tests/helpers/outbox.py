@@ -55,7 +55,9 @@ class Game:
         return tables[-1]
 
     def shows_turn_of(self, colour_name: str) -> bool:
-        return (self.table().embeds[0].description or "").startswith(f"Now: {colour_name}")
+        description = self.table().embeds[0].description or ""  # "Now: ● **Red** (alice)..."
+        return description.startswith("Now: ") and \
+            description.split()[2] == f"**{colour_name}**"
 
     async def play(self, member=None, notation: str | None = None) -> str:
         """The pending human (or ``member``) plays by /play in the table's place."""

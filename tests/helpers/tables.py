@@ -12,6 +12,7 @@ import discord
 from bot.games import game_ui
 from bot.host.sessions import Session
 from bot.table.words import step_lines
+from render.marks import mark_symbol
 from tests.helpers.bots import (
     home,
     live_components,
@@ -214,8 +215,9 @@ async def three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot)
     embed = first.embeds[0]
     assert embed.title == f"Make Make #{game_id} · Round 1 · Red's turn"
     assert embed.image.url is None and has_board(first), "the board is shown at full width"
-    assert embed.description.startswith(f"Now: Red ({alice.mention})")
-    assert field(first, "Scores") == "Red 0 points · Blue 0 points · Green 0 points"
+    assert embed.description.startswith("Now: ● **Red** (alice)")
+    assert field(first, "Players (mark): points") == (
+        "● **Red** (alice) 0 · ■ **Blue** (bob) 0 · ✚ **Green** (AI, standard) 0")
 
     played = 0
     restarted = False
@@ -273,8 +275,9 @@ async def three_player_game_with_ai_and_restart_to_the_end(simcord_env, new_bot)
             assert now.embeds[0].title.startswith(
                 f"Make Make #{game_id} · Round {session.view()['round']} ")
         pending = session.seat(session.pending()[0])
-        assert now.embeds[0].description.startswith(f"Now: {pending.colour.capitalize()} "
-                                                     f"(<@{pending.user_id}>)")
+        assert now.embeds[0].description.startswith(
+            f"Now: {mark_symbol(pending.colour)} **{pending.colour.capitalize()}** "
+            f"({pending.name})")
         assert played < 40, "round_limit=3 ends the game"
     assert restarted
 

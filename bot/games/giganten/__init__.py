@@ -356,22 +356,19 @@ def licence_points(n: int, lang: str) -> str:
 
 
 def bid_items(view: dict[str, Any], legal: set[str], lang: str) -> list[Component]:
-    """The current high bid (as a label), +1, +2, any other amount, Pass, and the next 25
-    amounts in a select (one tap each)."""
-    auction = view["auction"]
-    high = auction["high_bid"]
-    company = company_name(auction["company"], lang)
-    info = t("bot.giganten.button.high", lang, company=company, bid=licence_points(high, lang),
-             name=colour_name(auction["high_bidder"], lang)) \
-        if auction["high_bidder"] else t("bot.giganten.button.no_bid", lang, company=company)
-    items: list[Component] = [Button("info", _label(info), style="secondary", disabled=True)]
+    """+1 and +2 (each naming the whole bid), Pass, any other amount, and the next 25 amounts
+    in a select (one tap each). Short labels, so that the buttons share a row of a phone's
+    screen; the high bid and its unit are in the table's facts right above (``Auction at
+    Standard: high bid 2 licence points by Red``), not on a disabled button of their own."""
+    high = view["auction"]["high_bid"]
+    items: list[Component] = []
     for step in (1, 2):
         if f"bid {high + step}" in legal:
             items.append(Button("act", t("bot.giganten.button.bid", lang, amount=high + step,
                                          step=step), f"bid {high + step}"))
+    items.append(Button("act", t("bot.giganten.button.pass", lang), "pass", "danger"))
     if f"bid {high + 3}" in legal:
         items.append(Button("other", t("bot.giganten.button.other", lang), style="secondary"))
-    items.append(Button("act", t("bot.giganten.button.pass", lang), "pass", "danger"))
     more = [f"bid {n}" for n in range(high + 3, high + 3 + MAX_CHOICES) if f"bid {n}" in legal]
     if more:  # the next amounts as one tap each; a higher one is typed in the modal
         items.append(Select("sel", t("bot.giganten.taps.select.bid", lang), tuple(
