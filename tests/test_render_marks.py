@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 from typing import Any
 
 import pytest
@@ -251,3 +252,26 @@ def test_every_looked_at_tile_on_a_board_carries_its_seats_marks() -> None:
                   if x - half <= m.box[0] and m.box[2] <= x + half
                   and y - half <= m.box[1] and m.box[3] <= y + half]
         assert sorted(inside) == sorted(seats), (label, inside)
+
+
+@pytest.mark.parametrize("position", [0, 1])
+def test_every_owned_territory_carries_its_owners_mark(position: int) -> None:
+    """A Make Make territory is tinted with its owner's colour, and a pale green tint is
+    hardly told from bare land under deuteranopia (tests/test_render_colour.py): so each
+    held territory (not a Moai's: its stone is no seat's) has its owner's marked stack pasted
+    on it, read from the renderers' records, the mark inside the territory's hex."""
+    _, view = _positions("makemake")[position]
+    sheet = frames.Sheet(makemake_board._base(view, "en"))
+    makemake_board._paint(sheet, view, "en", None, frozenset())
+    pieces = [(op.args[0].info[common.MARK_KEY], (op.args[1][0] + op.args[0].width / 2,
+                                                   op.args[1][1] + op.args[0].height / 2))
+              for op in sheet.ops if op.method == "paste" and isinstance(op.args[0], Image.Image)
+              and common.MARK_KEY in op.args[0].info]  # each marked piece's seat and centre
+    held = {hex_id: cell["owner"] for hex_id, cell in view["board"].items()
+            if cell["owner"] and not cell["moai"]}
+    assert held
+    for hex_id, owner in held.items():
+        cx, cy = makemake_board.point(makemake_board.HEX_XY[hex_id])
+        on_it = [seat for seat, (x, y) in pieces
+                 if math.dist((x, y), (cx, cy)) < makemake_board.S * 0.8]
+        assert on_it == [owner], (hex_id, owner, on_it)
