@@ -287,9 +287,10 @@ def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
     top = seat_colour(strip) if strip else None
     card = _card_face(lines, red, strip, lang).copy()
     head = font(15, True, text_lang(strip_text, lang))
-    ImageDraw.Draw(card).text((10, 13), fit_text(strip_text, head, CARD_W - 20), font=head,
+    room = CARD_W - 20 - (STRIP_MARK + 6 if strip else 0)  # the holder's mark at its end
+    ImageDraw.Draw(card).text((10, 13), fit_text(strip_text, head, room), font=head,
                               fill=top.ink if top else WHITE, anchor="lm")
-    return card
+    return marked(card, strip) if strip else card
 
 
 @cache
@@ -322,7 +323,14 @@ def _blank_card(red: bool, strip: str | None) -> Image.Image:
         fill = top.fill if top else DISPLAY_STRIP
         draw.rounded_rectangle((k, k, (w - 1) * k, 24 * k), radius=8 * k, fill=fill)
         draw.rectangle((k, 14 * k, (w - 1) * k, 24 * k), fill=fill)
+        if strip:  # the holder told by its mark as well as by the strip's colour
+            seat_mark(draw, ((w - 8 - STRIP_MARK / 2) * k, 13 * k), STRIP_MARK * k, strip)
     return sprite(w, h, paint)
+
+
+STRIP_MARK = 19.5
+"""The side of the holder's mark at the end of a card's strip: as a derrick's (:data:`MARK`),
+the grey seat's bar 11.7 px tall, inside the strip's 24."""
 
 
 @cache

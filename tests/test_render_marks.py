@@ -275,3 +275,20 @@ def test_every_owned_territory_carries_its_owners_mark(position: int) -> None:
         on_it = [seat for seat, (x, y) in pieces
                  if math.dist((x, y), (cx, cy)) < makemake_board.S * 0.8]
         assert on_it == [owner], (hex_id, owner, on_it)
+
+
+@pytest.mark.parametrize("seat", canvas_cases.MODULES["giganten"].COLOURS)
+def test_a_held_cards_strip_carries_its_holders_mark(seat: str) -> None:
+    """A Giganten action card's strip is its holder's colour: the holder's mark sits at its
+    end (the name beside it may be cut short), as tall as a derrick's; a card on display has
+    none."""
+    lines = ("B12", "1, 2", "4")
+    card = giganten_art.action_card(lines, False, seat, "a name")
+    assert card.info.get(common.MARK_KEY) == seat
+    marks = [d for d in common.drawn_labels(card) if d.kind == labels.MARK]
+    assert [d.text for d in marks] == [seat]
+    tall = labels.MIN_SHOWN * focus.FOCUS_WIDTH / labels.ATTACHMENT_WIDTH
+    assert marks[0].box[3] - marks[0].box[1] >= tall, marks
+    assert _inked(card, seat) >= 4
+    shown = giganten_art.action_card(lines, False, None, "on display")
+    assert not [d for d in common.drawn_labels(shown) if d.kind == labels.MARK]
