@@ -336,8 +336,8 @@ the grey seat's bar 11.7 px tall, inside the strip's 24."""
 @cache
 def ranking_card(colour: str, head: str, total: str, winner: bool,
                  lang: str = "en") -> Image.Image:
-    """A seat's card in the final ranking: its place and name on a strip in its colour, then its
-    final money in large figures, and a star for a winner."""
+    """A seat's card in the final ranking: its place and name on a strip in its colour with
+    its mark at the end, then its final money in large figures, and a star for a winner."""
     w, h = CARD_W, CARD_H
     pal = seat_colour(colour)
 
@@ -348,14 +348,16 @@ def ranking_card(colour: str, head: str, total: str, winner: bool,
         draw.rounded_rectangle((k, k, (w - 1) * k, 30 * k), radius=8 * k, fill=pal.fill)
         draw.rectangle((k, 18 * k, (w - 1) * k, 30 * k), fill=pal.fill)
         face = font(18 * k, True, text_lang(head, lang))
-        room = w - (48 if winner else 20)
+        end = w - (34 if winner else 8)  # the seat's mark at the strip's end, left of a star
+        room = end - STRIP_MARK - 16
         draw.text((10 * k, 16 * k), fit_text(head, face, room * k), font=face, fill=pal.ink,
                   anchor="lm")
+        seat_mark(draw, ((end - STRIP_MARK / 2) * k, 16 * k), STRIP_MARK * k, colour)
         if winner:
             draw.text(((w - 20) * k, 16 * k), "★", font=font(22 * k, True), fill=pal.ink,
                       anchor="mm")
         draw.text((w / 2 * k, 60 * k), total, font=font(30 * k, True), fill=INK, anchor="mm")
-    return sprite(w, h, paint)
+    return marked(sprite(w, h, paint), colour)
 
 
 def card_lines(card: str, lang: str) -> tuple[str, str, str]:

@@ -292,3 +292,17 @@ def test_a_held_cards_strip_carries_its_holders_mark(seat: str) -> None:
     assert _inked(card, seat) >= 4
     shown = giganten_art.action_card(lines, False, None, "on display")
     assert not [d for d in common.drawn_labels(shown) if d.kind == labels.MARK]
+
+
+@pytest.mark.parametrize("winner", [False, True])
+@pytest.mark.parametrize("seat", canvas_cases.MODULES["giganten"].COLOURS)
+def test_a_ranking_card_carries_its_seats_mark(seat: str, winner: bool) -> None:
+    """A Giganten ranking card's strip is its seat's colour: the seat's mark sits at its end
+    (left of a winner's star), as tall as a derrick's."""
+    card = giganten_art.ranking_card(seat, "#1 a name", "$1,000", winner)
+    assert card.info.get(common.MARK_KEY) == seat
+    marks = [d for d in common.drawn_labels(card) if d.kind == labels.MARK]
+    assert [d.text for d in marks] == [seat]
+    tall = labels.MIN_SHOWN * focus.FOCUS_WIDTH / labels.ATTACHMENT_WIDTH
+    assert marks[0].box[3] - marks[0].box[1] >= tall, marks
+    assert _inked(card, seat) >= 4
