@@ -380,14 +380,15 @@ records say which pastes carry which mark (tests/test_render_marks.py)."""
 
 
 def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float,
-              seat: str, ink: Any = None) -> None:
+              seat: str, ink: Any = None, note: bool = True) -> None:
     """Draw ``seat``'s mark (:data:`SEAT_MARKS`) filling a square of side ``size`` centred on
     ``centre``, in ``ink`` (default: the seat's ink, which reads on its fill). Coordinates are
     the drawing's own (a sprite's, times its scale).
 
     On a picture that notes its labels (:func:`traced`: a sprite, a swatch), the box of the
     mark's shape is noted as a label of kind ``mark`` named after the seat, so that its size
-    where a phone shows it is read back as a label's is (:mod:`render.labels`)."""
+    where a phone shows it is read back as a label's is (:mod:`render.labels`); ``note``
+    False draws a shape that is not the mark itself (a halo round it), which is not noted."""
     colour = seat_colour(seat).ink if ink is None else ink
     cx, cy = centre
     r = size / 2
@@ -421,7 +422,7 @@ def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: floa
         drawn.append([(cx - r, cy - r), (cx + r, cy + r)])
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=max(1, round(r / 2.5)))
     picture = getattr(draw, "picture", None)
-    if isinstance(picture, Image.Image):
+    if note and isinstance(picture, Image.Image):
         points = [point for part in drawn for point in part]
         note_labels(picture, (Drawn(seat, "mark", (
             min(x for x, _ in points), min(y for _, y in points),

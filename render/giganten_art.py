@@ -25,6 +25,7 @@ from render.common import (
     text_lang,
 )
 from render.i18n import t
+from render.marks import SEAT_MARKS
 from rules.data import load
 
 WIDTH = 1280
@@ -76,19 +77,19 @@ def _derrick_shape(draw: ImageDraw.ImageDraw, x: float, y: float, h: float,
 @cache
 def hidden_tile(label: str, kind: int, value: int | None, peekers: tuple[str, ...]) -> Image.Image:
     """A face-down tile: its label, one small derrick per derrick it gives (or, only if the view
-    knows it, its value in a gold disc) and dots in the colours of those who have looked at it.
-    It leaves a frame of the space free, so the terrain (its entry cost) still shows."""
+    knows it, its value in a gold disc) and, along its foot, the marks of those who have looked
+    at it, each in its seat's fill in a white halo (:func:`peek_marks`): a seat is told by
+    its mark's shape, not by its colour alone. It leaves a frame of the space free, so the
+    terrain (its entry cost) still shows."""
     size = TILE
+    up = 5 if peekers else 0  # the value's disc higher and smaller: the marks' room below
 
     def paint(draw: ImageDraw.ImageDraw, k: int) -> None:
         draw.rounded_rectangle((0, 0, size * k - 1, size * k - 1), radius=6 * k,
                                fill=TILE_FILL[kind], outline=INK, width=2 * k)
-        with labelling(draw, "space"):
-            draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=WHITE,
-                      anchor="mm")
         if value is not None:
-            cx, cy = size / 2, 27
-            draw.ellipse(((cx - 9) * k, (cy - 9) * k, (cx + 9) * k, (cy + 9) * k),
+            cx, cy, r = size / 2, 27 - up, 9 - up / 5
+            draw.ellipse(((cx - r) * k, (cy - r) * k, (cx + r) * k, (cy + r) * k),
                          fill=GOLD, outline=INK, width=k)
             draw.text((cx * k, (cy + 0.5) * k), str(value), font=font(15 * k, True), fill=INK,
                       anchor="mm")
@@ -97,11 +98,48 @@ def hidden_tile(label: str, kind: int, value: int | None, peekers: tuple[str, ..
             x0 = size / 2 - (kind - 1) * step / 2
             for i in range(kind):
                 _derrick_shape(draw, (x0 + i * step) * k, 18 * k, 15 * k, WHITE, INK, k)
-        for i, seat in enumerate(peekers):
-            cx, cy = 8 + i * 10, size - 6
-            draw.ellipse(((cx - 5) * k, (cy - 5) * k, (cx + 5) * k, (cy + 5) * k),
-                         fill=seat_colour(seat).fill, outline=WHITE, width=k)
+        with labelling(draw, "space"):  # over the disc's rim, which may reach up to it
+            draw.text((size / 2 * k, 10 * k), label, font=font(15 * k, True), fill=WHITE,
+                      anchor="mm")
+        for seat, (mx, my), side in peek_marks(peekers):
+            seat_mark(draw, (mx * k, my * k), (side + 2 * PEEK_HALO) * k, seat, WHITE,
+                      note=False)
+            seat_mark(draw, (mx * k, my * k), side * k, seat, seat_colour(seat).fill)
     return sprite(size, size, paint)
+
+
+PEEK_TALL = 12.0
+"""How tall a peeker's mark on a face-down tile is where the tile leaves room: 7 px on a phone
+showing a focus (render.focus, 504 px wide) 302 px across, as a derrick's."""
+PEEK_HALO = 1.0
+"""The white halo round a peeker's mark: its shape reads on every tile's dark fill."""
+PEEK_ROOM = (1.0, TILE - 1.0)
+"""The foot of a tile, left to right, where the peekers' marks (with their halos) go."""
+_MARK_EXTENT: dict[str, tuple[float, float]] = {"bar": (1.0, 0.6), "square": (0.85, 0.85),
+                                                "triangle": (1.0, 0.9)}
+"""How wide and tall a mark's shape is, as shares of its side (render.common.seat_mark);
+the others fill it."""
+
+
+def peek_marks(peekers: tuple[str, ...]) -> list[tuple[str, tuple[float, float], float]]:
+    """Where each peeker's mark goes on a face-down tile: its seat, its centre and its side.
+    Each is PEEK_TALL tall, in one row along the tile's foot, if the row fits its room; else
+    all are shrunk alike until it does (four seats, the grey's wide bar among them): as
+    large as the tile allows."""
+    extents = [_MARK_EXTENT.get(SEAT_MARKS.get(seat, "ring"), (1.0, 1.0)) for seat in peekers]
+    sides = [PEEK_TALL / tall for _, tall in extents]
+    widths = [side * wide + 2 * PEEK_HALO for side, (wide, _) in zip(sides, extents, strict=True)]
+    gap = 0.5
+    room = PEEK_ROOM[1] - PEEK_ROOM[0]
+    need = sum(widths) + gap * max(0, len(widths) - 1)
+    scale = min(1.0, (room - gap * max(0, len(widths) - 1)) / sum(widths)) if widths else 1.0
+    x = PEEK_ROOM[0] + max(0.0, room - need) / 2 if scale == 1.0 else PEEK_ROOM[0]
+    cy = TILE - 2.5 - (PEEK_TALL / 2 + PEEK_HALO) * scale
+    placed = []
+    for seat, side, width in zip(peekers, sides, widths, strict=True):
+        placed.append((seat, (x + width * scale / 2, cy), side * scale))
+        x += width * scale + gap
+    return placed
 
 
 @cache
@@ -249,9 +287,10 @@ def action_card(lines: tuple[str, str, str], red: bool, strip: str | None,
     top = seat_colour(strip) if strip else None
     card = _card_face(lines, red, strip, lang).copy()
     head = font(15, True, text_lang(strip_text, lang))
-    ImageDraw.Draw(card).text((10, 13), fit_text(strip_text, head, CARD_W - 20), font=head,
+    room = CARD_W - 20 - (STRIP_MARK + 6 if strip else 0)  # the holder's mark at its end
+    ImageDraw.Draw(card).text((10, 13), fit_text(strip_text, head, room), font=head,
                               fill=top.ink if top else WHITE, anchor="lm")
-    return card
+    return marked(card, strip) if strip else card
 
 
 @cache
@@ -284,14 +323,21 @@ def _blank_card(red: bool, strip: str | None) -> Image.Image:
         fill = top.fill if top else DISPLAY_STRIP
         draw.rounded_rectangle((k, k, (w - 1) * k, 24 * k), radius=8 * k, fill=fill)
         draw.rectangle((k, 14 * k, (w - 1) * k, 24 * k), fill=fill)
+        if strip:  # the holder told by its mark as well as by the strip's colour
+            seat_mark(draw, ((w - 8 - STRIP_MARK / 2) * k, 13 * k), STRIP_MARK * k, strip)
     return sprite(w, h, paint)
+
+
+STRIP_MARK = 19.5
+"""The side of the holder's mark at the end of a card's strip: as a derrick's (:data:`MARK`),
+the grey seat's bar 11.7 px tall, inside the strip's 24."""
 
 
 @cache
 def ranking_card(colour: str, head: str, total: str, winner: bool,
                  lang: str = "en") -> Image.Image:
-    """A seat's card in the final ranking: its place and name on a strip in its colour, then its
-    final money in large figures, and a star for a winner."""
+    """A seat's card in the final ranking: its place and name on a strip in its colour with
+    its mark at the end, then its final money in large figures, and a star for a winner."""
     w, h = CARD_W, CARD_H
     pal = seat_colour(colour)
 
@@ -302,14 +348,16 @@ def ranking_card(colour: str, head: str, total: str, winner: bool,
         draw.rounded_rectangle((k, k, (w - 1) * k, 30 * k), radius=8 * k, fill=pal.fill)
         draw.rectangle((k, 18 * k, (w - 1) * k, 30 * k), fill=pal.fill)
         face = font(18 * k, True, text_lang(head, lang))
-        room = w - (48 if winner else 20)
+        end = w - (34 if winner else 8)  # the seat's mark at the strip's end, left of a star
+        room = end - STRIP_MARK - 16
         draw.text((10 * k, 16 * k), fit_text(head, face, room * k), font=face, fill=pal.ink,
                   anchor="lm")
+        seat_mark(draw, ((end - STRIP_MARK / 2) * k, 16 * k), STRIP_MARK * k, colour)
         if winner:
             draw.text(((w - 20) * k, 16 * k), "★", font=font(22 * k, True), fill=pal.ink,
                       anchor="mm")
         draw.text((w / 2 * k, 60 * k), total, font=font(30 * k, True), fill=INK, anchor="mm")
-    return sprite(w, h, paint)
+    return marked(sprite(w, h, paint), colour)
 
 
 def card_lines(card: str, lang: str) -> tuple[str, str, str]:

@@ -14,12 +14,15 @@ The marks are read back from the same records (each noted on its piece as a labe
 
 from __future__ import annotations
 
+import copy
+import itertools
+import math
 from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
 
-from render import common, focus, frames, labels, palette
+from render import common, focus, frames, giganten_art, labels, palette
 from render import giants as giants_board
 from render import giganten as giganten_board
 from render import makemake as makemake_board
@@ -201,3 +204,105 @@ def test_every_mark_on_a_seats_private_picture_is_tall_enough_on_a_phone(game: s
             for mark in marks:
                 shown = _shown(mark, picture.size[0])
                 assert shown >= labels.MIN_SHOWN, (game, seat, mark, round(shown, 1))
+
+
+def _peeker_sets() -> list[tuple[str, ...]]:
+    """Every set of seats that may have looked at one tile, in seat order."""
+    colours = canvas_cases.MODULES["giganten"].COLOURS
+    return [seats for count in range(1, len(colours) + 1)
+            for seats in itertools.combinations(colours, count)]
+
+
+@pytest.mark.parametrize("peekers", _peeker_sets())
+def test_each_seat_that_looked_at_a_tile_is_shown_by_its_mark(peekers: tuple[str, ...]) -> None:
+    """A face-down tile shows who has looked at it by each seat's mark, not by a dot of its
+    colour: a mark per seat, inside the tile and apart from the others; tall enough to read
+    on a focus where the tile leaves room (up to two seats, three without the grey's wide
+    bar), else as large as the tile allows (four seats: a third smaller)."""
+    tile = giganten_art.hidden_tile("B7", 3, None, peekers)
+    marks = [d for d in common.drawn_labels(tile) if d.kind == labels.MARK]
+    assert [d.text for d in marks] == list(peekers)
+    for d in marks:
+        assert d.box[0] >= 0 and d.box[2] <= tile.width and d.box[3] <= tile.height, d
+    for a, b in itertools.pairwise(marks):
+        assert a.box[2] <= b.box[0], (a, b)
+    space = next(d for d in common.drawn_labels(tile) if d.kind == "space")
+    assert all(d.box[1] >= space.box[3] for d in marks), (space, marks)
+    least = min(d.box[3] - d.box[1] for d in marks)
+    roomy = len(peekers) <= 2 or (len(peekers) == 3 and "grey" not in peekers)
+    tall = labels.MIN_SHOWN * focus.FOCUS_WIDTH / labels.ATTACHMENT_WIDTH
+    assert least >= (tall if roomy else 0.65 * tall), (peekers, round(least, 1))
+
+
+def test_every_looked_at_tile_on_a_board_carries_its_seats_marks() -> None:
+    """On a whole Giganten board, each face-down tile that seats have looked at holds a
+    mark of each of them, read back from the renderers' records."""
+    _, view = _positions("giganten")[-1]
+    view = copy.deepcopy(view)
+    hidden = [label for label, space in view["spaces"].items() if space["state"] == "hidden"]
+    looked = {hidden[0]: list(view["seats"]), hidden[1]: list(view["seats"][:1])}
+    for seat in view["seats"]:
+        view["players"][seat]["peeked"] = [label for label, seats in looked.items()
+                                           if seat in seats]
+    whole = labels.read_one(giganten_board.board, view)
+    for label, seats in looked.items():
+        x, y = giganten_board.cell_centre(label)
+        half = giganten_art.TILE / 2
+        inside = [m.text for m in whole.of([labels.MARK])
+                  if x - half <= m.box[0] and m.box[2] <= x + half
+                  and y - half <= m.box[1] and m.box[3] <= y + half]
+        assert sorted(inside) == sorted(seats), (label, inside)
+
+
+@pytest.mark.parametrize("position", [0, 1])
+def test_every_owned_territory_carries_its_owners_mark(position: int) -> None:
+    """A Make Make territory is tinted with its owner's colour, and a pale green tint is
+    hardly told from bare land under deuteranopia (tests/test_render_colour.py): so each
+    held territory (not a Moai's: its stone is no seat's) has its owner's marked stack pasted
+    on it, read from the renderers' records, the mark inside the territory's hex."""
+    _, view = _positions("makemake")[position]
+    sheet = frames.Sheet(makemake_board._base(view, "en"))
+    makemake_board._paint(sheet, view, "en", None, frozenset())
+    pieces = [(op.args[0].info[common.MARK_KEY], (op.args[1][0] + op.args[0].width / 2,
+                                                   op.args[1][1] + op.args[0].height / 2))
+              for op in sheet.ops if op.method == "paste" and isinstance(op.args[0], Image.Image)
+              and common.MARK_KEY in op.args[0].info]  # each marked piece's seat and centre
+    held = {hex_id: cell["owner"] for hex_id, cell in view["board"].items()
+            if cell["owner"] and not cell["moai"]}
+    assert held
+    for hex_id, owner in held.items():
+        cx, cy = makemake_board.point(makemake_board.HEX_XY[hex_id])
+        on_it = [seat for seat, (x, y) in pieces
+                 if math.dist((x, y), (cx, cy)) < makemake_board.S * 0.8]
+        assert on_it == [owner], (hex_id, owner, on_it)
+
+
+@pytest.mark.parametrize("seat", canvas_cases.MODULES["giganten"].COLOURS)
+def test_a_held_cards_strip_carries_its_holders_mark(seat: str) -> None:
+    """A Giganten action card's strip is its holder's colour: the holder's mark sits at its
+    end (the name beside it may be cut short), as tall as a derrick's; a card on display has
+    none."""
+    lines = ("B12", "1, 2", "4")
+    card = giganten_art.action_card(lines, False, seat, "a name")
+    assert card.info.get(common.MARK_KEY) == seat
+    marks = [d for d in common.drawn_labels(card) if d.kind == labels.MARK]
+    assert [d.text for d in marks] == [seat]
+    tall = labels.MIN_SHOWN * focus.FOCUS_WIDTH / labels.ATTACHMENT_WIDTH
+    assert marks[0].box[3] - marks[0].box[1] >= tall, marks
+    assert _inked(card, seat) >= 4
+    shown = giganten_art.action_card(lines, False, None, "on display")
+    assert not [d for d in common.drawn_labels(shown) if d.kind == labels.MARK]
+
+
+@pytest.mark.parametrize("winner", [False, True])
+@pytest.mark.parametrize("seat", canvas_cases.MODULES["giganten"].COLOURS)
+def test_a_ranking_card_carries_its_seats_mark(seat: str, winner: bool) -> None:
+    """A Giganten ranking card's strip is its seat's colour: the seat's mark sits at its end
+    (left of a winner's star), as tall as a derrick's."""
+    card = giganten_art.ranking_card(seat, "#1 a name", "$1,000", winner)
+    assert card.info.get(common.MARK_KEY) == seat
+    marks = [d for d in common.drawn_labels(card) if d.kind == labels.MARK]
+    assert [d.text for d in marks] == [seat]
+    tall = labels.MIN_SHOWN * focus.FOCUS_WIDTH / labels.ATTACHMENT_WIDTH
+    assert marks[0].box[3] - marks[0].box[1] >= tall, marks
+    assert _inked(card, seat) >= 4
