@@ -23,20 +23,11 @@ from bot.table.info import (
     stats_embed,
 )
 from render.i18n import LANGUAGES, t
-from tests.helpers.bots import home, table_messages
+from tests.helpers.bots import embed_of, home, table_messages
 from tests.helpers.hidden import bid_in_dm, open_giants
 from tests.helpers.tables import calls, open_game, play_first_legal, session_in, showing, start
 
 GAMES = ("giants", "giganten", "makemake")
-
-
-def embed_of(result) -> discord.Embed:
-    """The one embed an answer shows, which only the asker sees."""
-    message = (result.followups or [result.response])[-1]
-    assert message is not None and message.ephemeral, result
-    assert result.ephemeral
-    [embed] = message.embeds
-    return embed
 
 
 def field(embed: discord.Embed, name: str) -> str:

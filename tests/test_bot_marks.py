@@ -8,9 +8,8 @@ from __future__ import annotations
 from bot.table.live import MARKS_BETWEEN
 from render.i18n import t
 from render.marks import mark_symbol
-from tests.helpers.bots import home, live_table
+from tests.helpers.bots import embed_of, home, live_table
 from tests.helpers.hidden import open_giants
-from tests.test_bot_info import embed_of
 
 
 async def test_the_live_table_pairs_each_seats_mark_with_its_player(simcord_env) -> None:

@@ -8,16 +8,11 @@ from __future__ import annotations
 from discord import app_commands
 
 from tests.helpers.bots import live_table
+from tests.helpers.hidden import ephemeral_text
 from tests.helpers.tables import fresh, open_game, play_first_legal, start
 
-
-def answer_of(result) -> str:
-    """The private answer of a command (its last follow-up, else its response)."""
-    messages = [m for m in (result.followups or [result.response]) if m is not None
-                and m.content]
-    assert messages, f"no answer: {result!r}"
-    assert all(m.ephemeral for m in messages), [m.content for m in messages]
-    return messages[-1].content
+answer_of = ephemeral_text
+"""The private answer of a command (its last follow-up, else its response)."""
 
 
 async def test_my_games_across_two_servers_waiting_ones_first_also_from_a_dm(

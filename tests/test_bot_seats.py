@@ -21,6 +21,7 @@ from tests.helpers.bots import (
 from tests.helpers.hidden import (
     HANDED_IN,
     OPEN_LABEL,
+    ephemeral_text,
     fill_bid,
     ids_of,
     in_dm,
@@ -49,13 +50,8 @@ def session_in(env, channel) -> Session:
     return session
 
 
-def answer_of(result) -> str:
-    """The ephemeral answer of a command (its last follow-up, else its response)."""
-    messages = [m for m in (result.followups or [result.response]) if m is not None
-                and m.content]
-    assert messages, f"no answer: {result!r}"
-    assert all(m.ephemeral for m in messages), [m.content for m in messages]
-    return messages[-1].content
+answer_of = ephemeral_text
+"""The ephemeral answer of a command (its last follow-up, else its response)."""
 
 
 def field(message: discord.Message, name: str) -> str:

@@ -13,12 +13,18 @@ import re
 
 import pytest
 
+import bot.adapter.outbox
 from render.i18n import t
 from scripts import table_report
+from tests.helpers.giganten_table import small_board
 from tests.helpers.notation import leaks, notation_in
 from tests.helpers.words import english_words, locale_words
 
 GAMES = {"makemake": ["round_limit=3"], "giants": ["round_limit=2"], "giganten": []}
+HUMANS = {"makemake": 3, "giants": 3, "giganten": 2}
+"""Humans at each table, the other seats AI (four seats in all): Giganten, played to its end
+with no round limit, with two (one with open DMs, one with closed DMs), so that its five
+whole games stay within the suite's time."""
 LOCALES = {"en": "en-US", "es": "es-ES", "ru": "ru", "zh-CN": "zh-CN", "zh-TW": "zh-TW"}
 KEY = re.compile(r"\b(?:bot|render|rules|term|count)\.[a-z_]+\.[a-z_.]+")
 PLACEHOLDER = re.compile(r"\{[a-z_]+(?::[a-z_.]+)?\}")
@@ -42,10 +48,16 @@ def problems(texts: list[str], lang: str) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("lang", LOCALES)
 @pytest.mark.parametrize("game", GAMES)
-async def test_a_whole_game_speaks_one_language(game: str, lang: str) -> None:
+async def test_a_whole_game_speaks_one_language(game: str, lang: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text of a whole game; its boards are stand-ins (drawing hundreds of real ones
+    would make fifteen games slow: the pictures' own words are checked in every language by
+    tests/test_render_languages.py)."""
+    monkeypatch.setitem(bot.adapter.outbox.RENDERERS, game, small_board)
     texts: list[str] = []
     shown: list[tuple[str, str]] = []
-    report = await table_report.run(game, 3, 1, 1, lang, GAMES[game], texts=texts,
+    report = await table_report.run(game, HUMANS[game], 4 - HUMANS[game], 1, lang, GAMES[game],
+                                    texts=texts,
                                     locale=LOCALES[lang], shown=shown)
     assert report["finished"]
     assert len(texts) > 50

@@ -123,3 +123,12 @@ def close_dms(env, member) -> None:
     """The member refuses DMs from server members: Discord answers 403, code 50007."""
     env.inject_error("POST", f"/channels/{member.user.dm_channel.id}/messages", status=403,
                      code=50007, message="Cannot send messages to this user", times=None)
+
+
+def embed_of(result) -> discord.Embed:
+    """The one embed an answer shows, which only the asker sees."""
+    message = (result.followups or [result.response])[-1]
+    assert message is not None and message.ephemeral, result
+    assert result.ephemeral
+    [embed] = message.embeds
+    return embed
