@@ -465,8 +465,8 @@ async def test_forced_passes_are_played_and_announced(simcord_env):
             assert "Played" in ephemeral_text(result), ephemeral_text(result)
     final = showing(env, channel)
     log = field(final, "This stage")
-    assert log.splitlines()[-3:] == [f"⏭ (no other move) **{c}** passes."
-                                     for c in ("Red", "Blue", "Green")]
+    assert log.splitlines()[-3:] == [f"⏭ (no other move) {m} **{c}** passes."
+                                     for m, c in (("●", "Red"), ("■", "Blue"), ("✚", "Green"))]
     assert final.embeds[0].description.startswith("🏁 Game over (round limit reached)")
     [result] = results(env, channel)
     assert result.content.startswith("🏁 Game over (round limit reached)")
@@ -579,7 +579,7 @@ async def test_a_game_in_traditional_chinese_speaks_it_on_the_card_and_the_table
     played = await alice.slash(home(channel), "play", notation="place B2 3")
     assert played.ephemeral, "the player's own answers follow their Discord language"
     now = showing(env, channel)
-    assert field(now, "本階段").startswith("▶ **紅色**以3個統治標記佔領B2。\n🤖 **藍色**")
+    assert field(now, "本階段").startswith("▶ ● **紅色**以3個統治標記佔領B2。\n🤖 ■ **藍色**")
     shown = public_words(env, channel) + card.title + "".join(f.name + f.value for f in card.fields)
     assert not set(shown) & set(SIMPLIFIED_ONLY), sorted(set(shown) & set(SIMPLIFIED_ONLY))
     assert not env.bot.unexpected_errors

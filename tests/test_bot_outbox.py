@@ -149,7 +149,7 @@ async def test_a_failed_reply_to_a_typed_choice_loses_only_the_reply(simcord_env
     typed = next(m for m in dm.history() if m.id == typed.id)
     assert not typed.reactions, "the confirmation is lost"
     assert game.now().view(None)["bids"]["blue"] == "submitted", "the bid stands"
-    assert "▶ **Blue** has sealed a bid." in "\n".join(
+    assert "▶ ■ **Blue** has sealed a bid." in "\n".join(
         f.value for f in game.table().embeds[0].fields), "the table tells that blue bid"
     await assert_caught_up(game)
     assert_no_duplicates(game)

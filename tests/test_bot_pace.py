@@ -82,7 +82,7 @@ async def test_undo_then_a_different_move_to_the_end(simcord_env, new_bot):
     assert len(table_messages(env, channel)) == posted, "the live message is edited, not posted"
     assert live.embeds[0].title.endswith("Round 1 · Red's turn")
     assert log_of(env, channel).startswith(
-        "↩️ **Red** took back a move and the moves that followed it: **Red** claims A1 with 1 "
+        "↩️ **Red** took back a move and the moves that followed it: ● **Red** claims A1 with 1 "
         "token.")
     assert live_components(live) or "/play" in live.embeds[0].description, \
         "a way to play: the components below (a button, a guided choice), or /play"
@@ -347,7 +347,7 @@ async def test_two_timeouts_in_a_row_mark_a_player_away_until_they_are_back(
     assert [s.by for s in session.log[before:]] == ["human", "ai", "away"], \
         "the AI plays for alice at once"
     assert session.pending() == ("blue",) and session.row.deadline_at is not None
-    assert "💤 (away, the AI played) **Red**" in log_of(env, channel)
+    assert "💤 (away, the AI played) ● **Red**" in log_of(env, channel)
     assert await game(bob, channel, "back") == "You are not marked away: you play your own turns."
     assert await game(alice, channel, "back") == "Welcome back: you play your own turns again."
     assert not session.seat("red").away

@@ -167,13 +167,16 @@ def step_line(ui: GameUI, step: Step, lang: str, names: dict[str, str]) -> str:
 
 
 def _step_line(ui: GameUI, step: Step, lang: str, names: dict[str, str]) -> str:
+    """The step's words after who acted (a person, the AI, chance) and the acting seat's
+    mark, so that a line is told apart by more than its colour word."""
     words = [w for e in step.events  # a wholly secret event is never summarised
              if not isinstance(e.get("private"), str) and (w := ui.describe(e, lang, names))]
     who = names.get(step.actor, step.actor)
     if not words:
         words = [t("bot.step.plain", lang, who=who, line=step.line) if ui.public_lines
                  and not step.sealed else t("bot.step.acted", lang, who=who)]
-    return f"{t(f'bot.step.by_{step.by}', lang)} {' '.join(words)}"
+    mark = f"{mark_symbol(step.actor)} " if step.actor in names else ""
+    return f"{t(f'bot.step.by_{step.by}', lang)} {mark}{' '.join(words)}"
 
 
 def step_lines(session: Session, steps: list[Step], lang: str) -> list[str]:
