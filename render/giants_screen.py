@@ -27,9 +27,12 @@ from render.common import (
     fit_text,
     font,
     pairs,
+    paste_centred,
     seat_colour,
     seat_colours,
+    seat_mark,
     text_length,
+    traced,
 )
 from render.frames import draw_on
 from render.i18n import t
@@ -103,6 +106,7 @@ def paint_screen(image: Image.Image, view: dict[str, Any], seat: str, lang: str)
     sub = t("render.round", lang, round=view["round"])  # no phase: a screen is redrawn only
     # when what it holds changes (the table says the phase)
     sub = fit_text(sub, font(20, lang=lang), 120)
+    paste_centred(image, _header_mark(seat), (11, 32))  # the seat's mark, as on its pieces
     room = WIDTH - 60 - text_length(font(20, lang=lang), sub)
     draw.text((24, 32), fit_text(title, font(22, True, lang), room), font=font(22, True, lang),
               fill=pal.ink, anchor="lm")
@@ -116,6 +120,17 @@ def paint_screen(image: Image.Image, view: dict[str, Any], seat: str, lang: str)
     y = _moai_list(image, draw, view, lang, owned, True, y)
     if peeked:
         _moai_list(image, draw, view, lang, peeked, False, y)
+
+
+HEADER_MARK = 12
+"""The seat's mark before its name in the screen's header (7 points tall on a phone)."""
+
+
+def _header_mark(seat: str) -> Image.Image:
+    """The seat's mark as a sprite (its box noted, as on a piece), drawn in the seat's ink."""
+    sprite = Image.new("RGBA", (HEADER_MARK, HEADER_MARK), (0, 0, 0, 0))
+    seat_mark(traced(sprite), (HEADER_MARK / 2, HEADER_MARK / 2), HEADER_MARK, seat)
+    return sprite
 
 
 def screen(view: dict[str, Any], seat: str, lang: str = "en", *,

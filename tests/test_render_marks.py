@@ -22,10 +22,11 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from render import common, focus, frames, giganten_art, labels, palette
+from render import common, focus, frames, giants_screen, giganten_art, labels, palette
 from render import giants as giants_board
 from render import giganten as giganten_board
 from render import makemake as makemake_board
+from rules.registry import game_module
 from tests.helpers import canvas_cases
 
 BOARDS = {"giants": giants_board, "giganten": giganten_board, "makemake": makemake_board}
@@ -306,3 +307,14 @@ def test_a_ranking_card_carries_its_seats_mark(seat: str, winner: bool) -> None:
     tall = labels.MIN_SHOWN * focus.FOCUS_WIDTH / labels.ATTACHMENT_WIDTH
     assert marks[0].box[3] - marks[0].box[1] >= tall, marks
     assert _inked(card, seat) >= 4
+
+
+@pytest.mark.parametrize("seat", ["red", "blue", "green", "yellow"])
+def test_a_giants_screen_names_its_seat_with_its_mark(seat: str) -> None:
+    """The screen's header says whose it is by colour and name, and by the seat's mark."""
+    module = game_module("giants")
+    view = module.view(module.new(["red", "blue", "green", "yellow"], {}, seed=1), seat)
+    picture = labels.read_one(giants_screen.screen, view, seat)
+    header = [label for label in picture.of([labels.MARK]) if label.box[3] <= 64]
+    assert [label.text for label in header] == [seat]
+    assert header[0].height * 302 / picture.size[0] >= labels.MIN_SHOWN

@@ -355,7 +355,8 @@ async def turn_timer_reminds_then_lets_the_ai_play_even_after_a_restart(simcord_
     session = session_in(env, channel)
     assert session.pending() == ("blue",) and session.game.lines[0].startswith("red ")
     assert session.log[0].by == "timeout"
-    assert "⌛ (time ran out, the AI played) ● **Red**" in field(showing(env, channel), "This stage")
+    assert "⌛ (time ran out, the AI played) ● **Red**" in field(showing(env, channel),
+                                                              "This stage")
     [ping] = pings(env, channel)  # bob has been quiet since he joined
     assert ping.id != reminder.id and ping.content.startswith(f"⏰ {bob.mention}:")
     assert "Time runs out" not in ping.content
