@@ -116,7 +116,7 @@ async def test_a_thread_deleted_during_a_sealed_bid_comes_back_by_itself(simcord
     assert stored["live"].message_id == table.id
     await bid_in_dm(env, alice, 1)
     [table] = tables_in(env, new)
-    assert "▶ **Red** has sealed a bid." in "\n".join(f.value for f in table.embeds[0].fields)
+    assert "▶ ● **Red** has sealed a bid." in "\n".join(f.value for f in table.embeds[0].fields)
     settings.clock.advance(settings.ping_after)
     await env.advance_time(settings.reconcile_tick)
     assert [m for m in mine(env, in_place(new)) if bob.mention in m.content], "bob is pinged"

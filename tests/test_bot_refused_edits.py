@@ -188,7 +188,7 @@ async def test_a_capped_table_within_a_stage_gets_a_fresh_one(simcord_env, setti
     await bid_in_dm(env, alice, 1)
     table = tables_in(env, thread)[-1]
     assert table.id != old.id and table.embeds[0].title == old.embeds[0].title
-    assert "▶ **Red** has sealed a bid." in "\n".join(f.value for f in table.embeds[0].fields)
+    assert "▶ ● **Red** has sealed a bid." in "\n".join(f.value for f in table.embeds[0].fields)
     assert any(i.endswith(":open") for i in custom_ids(table))
     heal(env, fault)
     await later(env, settings, CAPPED_WAIT.total_seconds())
@@ -323,7 +323,7 @@ async def test_an_expired_token_confirms_by_a_plain_edit(simcord_env, caplog, mo
     assert HANDED_IN in handed.content and not handed.components, handed.content
     monkeypatch.setattr(outbox, "kick", kick)
     await outbox.reconcile(session_in(env, channel).id)
-    assert "▶ **Red** has sealed a bid." in "\n".join(
+    assert "▶ ● **Red** has sealed a bid." in "\n".join(
         f.value for f in live_table(env, channel).embeds[0].fields)
     await bid_in_dm(env, bob, 0)
     assert session_in(env, channel).kind() != "bid"

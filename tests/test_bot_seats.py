@@ -92,7 +92,7 @@ async def test_leave_then_take_over_mid_bid_moves_the_secrets_with_the_seat(simc
     assert dm_prompt(env, bob) is None
     log = field(live_table(env, channel), "This stage")
     assert f"🚪 {bob.mention} left **Blue**; the AI (standard) plays it now." in log
-    assert log.index("left **Blue**") < log.index("🤖 **Blue** has sealed a bid"), log
+    assert log.index("left **Blue**") < log.index("🤖 ■ **Blue** has sealed a bid"), log
     card = lobby_card(env, channel)
     assert "Blue (AI, standard)" in field(card, "Seats (4/5)")
     assert f"🚪 {bob.mention} left **Blue**" in field(card, "Seat changes")
