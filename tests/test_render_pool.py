@@ -27,6 +27,7 @@ from bot.table.pool import (
     _Reader,
     cores,
 )
+from render import frames
 from rules.registry import GAME_NAMES, game_module
 
 
@@ -45,6 +46,7 @@ def opening_board(name: str) -> Picture:
 
 
 async def test_a_worker_draws_the_same_bytes(pool: RenderPool) -> None:
+    frames.forget()  # this process draws afresh too, whatever the tests before it drew
     for name in GAME_NAMES:
         picture = opening_board(name)
         assert await pool.picture(picture) == picture.draw()
